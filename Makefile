@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make          build the module, libvjchan, the tools and the tests
+#   make demo     boot a QEMU guest, send a UDP flow from a peer into a channel
+#   make check    run the whole test suite in a QEMU guest
+#   make vm-run CMD='...'   run any command in the guest with vjchan loaded
+#
+# Kernel trees live in a cache outside the repository (VJ_CACHE, default
+# ~/.cache/vjchan); scripts/fetch-kernel.sh downloads and extracts Debian's
+# packaged 6.12 kernel there.  Nothing is installed into, or loaded by, the
+# host kernel.
+
+SHELL := /bin/bash
+
+all: deps kernel userspace
+
+deps:
+	@scripts/install-deps.sh
+
+kernel: deps
+	@eval "$$(scripts/fetch-kernel.sh)" && \
+		$(MAKE) -C kernel KDIR=$$VJ_KDIR
+
+userspace:
+	$(MAKE) -C lib
+	$(MAKE) -C tools
+	$(MAKE) -C tests
+
+check: all
+	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
+
+demo: all
+	scripts/vm.sh --timeout 300 -- bash tests/demo.sh
+
+vm-run: all
+	scripts/vm.sh -- bash tests/vm/with-vjchan.sh '$(CMD)'
+
+# Static checks: W=1 and sparse on the module, checkpatch on its sources.
+lint: deps
+	@eval "$$(scripts/fetch-kernel.sh)" && \
+		$(MAKE) -C kernel KDIR=$$VJ_KDIR clean >/dev/null && \
+		$(MAKE) -C kernel KDIR=$$VJ_KDIR W=1 C=1 2>&1 | \
+			tee /dev/stderr | (! grep -E 'warning|error')
+	scripts/checkpatch.sh
+
+clean:
+	-@eval "$$(scripts/fetch-kernel.sh 2>/dev/null)" && \
+		$(MAKE) -C kernel KDIR=$$VJ_KDIR clean
+	$(MAKE) -C lib clean
+	$(MAKE) -C tools clean
+	$(MAKE) -C tests clean
+
+.PHONY: all deps kernel userspace check demo vm-run lint clean

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * vjchan: Van Jacobson network channels for Linux.
+ *
+ * This header is the whole user ABI of the PF_VJCHAN socket family.
+ *
+ * A channel is a socket bound to a flow id.  Packets of that flow are placed
+ * by the kernel into preallocated buffers and announced through a
+ * single-producer/single-consumer descriptor ring.  The ring and the buffers
+ * are mapped into the receiving process with one mmap() call.
+ *
+ *   fd = socket(AF_VJCHAN, SOCK_DGRAM, 0);
+ *   setsockopt(fd, SOL_VJCHAN, VJ_RING, &req, sizeof(req));     optional
+ *   bind(fd, (struct sockaddr *)&addr, sizeof(addr));           flow id
+ *   getsockopt(fd, SOL_VJCHAN, VJ_MMAP_OFFSETS, &off, &len);
+ *   map = mmap(NULL, off.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+ *   poll(fd, POLLIN) ... read descriptors ... advance the consumer index.
+ *
+ * Ring protocol (see vjchan(7) and kernel/vj_ring.h for the barrier pairing):
+ * the kernel owns "producer", user space owns "consumer".  Both are
+ * free-running 32-bit indices; slot i is desc[i & (entries - 1)].  Entries
+ * between consumer and producer belong to user space; advancing consumer
+ * hands their buffers back to the kernel.  The kernel validates every
+ * consumer value it reads: a value outside [last valid consumer, producer]
+ * is ignored and counted in vj_statistics.rx_invalid_cons.
+ */
+#ifndef _UAPI_LINUX_VJCHAN_H
+#define _UAPI_LINUX_VJCHAN_H
+
+#include <linux/types.h>
+
+/*
+ * Address family.  Linux 6.12 defines AF_ECONET (19) but no longer registers
+ * it: the Econet protocol was removed in Linux 3.5, so sock_register() of
+ * this number does not clash with any in-tree family, and the number is
+ * below AF_MAX, as sock_register() requires.  See docs/DESIGN.md.
+ */
+#define AF_VJCHAN		19
+#define PF_VJCHAN		AF_VJCHAN
+
+/* Socket option level (no in-tree SOL_* uses this value). */
+#define SOL_VJCHAN		299
+
+/**
+ * union vj_addr - an IPv4 or IPv6 address in network byte order
+ * @ip4: IPv4 address; for AF_INET flows the other 12 bytes must be zero
+ * @ip6: IPv6 address as four 32-bit words
+ * @bytes: the same 16 bytes
+ *
+ * All zero means "any address".
+ */
+union vj_addr {
+	__be32	ip4;
+	__be32	ip6[4];
+	__u8	bytes[16];
+};
+
+/**
+ * struct vj_flow - flow id: which packets a channel receives
+ * @family: AF_INET (2) or AF_INET6 (10); never a wildcard
+ * @proto: IP protocol (IPPROTO_UDP, IPPROTO_TCP, ...); 0 = any
+ * @pad: must be zero
+ * @sport: source port, network byte order; 0 = any
+ * @dport: destination port, network byte order; 0 = any
+ * @ifindex: receiving interface; 0 = any
+ * @saddr: source address; all zero = any
+ * @daddr: destination address; all zero = any
+ *
+ * Ports are taken from TCP, UDP, UDP-Lite, SCTP and DCCP headers; packets of
+ * other protocols have port 0 and so only match flows whose ports are both
+ * wildcards.  IP fragments never match a channel: they go to the stack.
+ *
+ * When several channels match a packet the most specific one wins: the one
+ * with more non-wildcard fields; between equally many, the one whose
+ * non-wildcard fields rank higher in the order dport, daddr, sport, saddr,
+ * proto, ifindex (compared as a bitmask, most significant first).  Two
+ * channels may not have the same flow id (EADDRINUSE), so at most one
+ * channel ever wins.
+ */
+struct vj_flow {
+	__u16		family;
+	__u8		proto;
+	__u8		pad;
+	__be16		sport;
+	__be16		dport;
+	__u32		ifindex;
+	union vj_addr	saddr;
+	union vj_addr	daddr;
+};
+
+/**
+ * struct sockaddr_vj - the address passed to bind() and got by getsockname()
+ * @svj_family: AF_VJCHAN
+ * @svj_flags: must be zero (no flags are defined yet)
+ * @svj_flow: the flow id
+ *
+ * bind() takes at least sizeof(struct sockaddr_vj) bytes; bytes beyond it
+ * must be zero (E2BIG otherwise), so the structure can grow.
+ */
+struct sockaddr_vj {
+	__u16		svj_family;
+	__u16		svj_flags;
+	struct vj_flow	svj_flow;
+};
+
+/* Socket options, level SOL_VJCHAN. */
+#define VJ_RING			1	/* set/get struct vj_ring_req */
+#define VJ_MMAP_OFFSETS		2	/* get struct vj_mmap_offsets */
+#define VJ_STATISTICS		3	/* get struct vj_statistics */
+
+/* Ring geometry limits and defaults. */
+#define VJ_RING_MIN_ENTRIES	8
+#define VJ_RING_MAX_ENTRIES	32768
+#define VJ_RING_DEF_ENTRIES	256
+#define VJ_BUF_MIN_SIZE		2048
+#define VJ_BUF_MAX_SIZE		65536
+#define VJ_BUF_DEF_SIZE		2048
+
+/**
+ * struct vj_ring_req - ring geometry (VJ_RING)
+ * @entries: number of descriptors, a power of two in
+ *	[VJ_RING_MIN_ENTRIES, VJ_RING_MAX_ENTRIES]; there is one buffer per
+ *	descriptor
+ * @buf_size: bytes per buffer, a power of two in
+ *	[VJ_BUF_MIN_SIZE, VJ_BUF_MAX_SIZE]
+ * @flags: must be zero (no flags are defined yet)
+ * @pad: must be zero
+ *
+ * Set before the ring exists: the ring is created, with the geometry set or
+ * the defaults, by the first bind() or mmap().  Setting it afterwards fails
+ * with EBUSY.  optlen must be at least sizeof(struct vj_ring_req); bytes
+ * beyond it must be zero (E2BIG).  The memory is charged to RLIMIT_MEMLOCK
+ * unless the caller has CAP_IPC_LOCK, and to the caller's memory cgroup.
+ */
+struct vj_ring_req {
+	__u32	entries;
+	__u32	buf_size;
+	__u32	flags;
+	__u32	pad;
+};
+
+/**
+ * struct vj_mmap_offsets - where things are in the mapping (VJ_MMAP_OFFSETS)
+ * @producer: offset of the __u32 producer index (written by the kernel)
+ * @consumer: offset of the __u32 consumer index (written by user space)
+ * @flags: offset of a __u32 of VJ_RING_F_* status bits (written by the kernel)
+ * @desc: offset of the descriptor array, entries * sizeof(struct vj_desc)
+ * @bufs: offset of the first buffer; buffer n is at bufs + n * buf_size
+ * @size: length to pass to mmap(); the offset must be 0
+ * @entries: number of descriptors (a power of two)
+ * @buf_size: bytes per buffer
+ *
+ * The producer and consumer indices are on cache lines of their own.  The
+ * layout may change between kernels: always use these offsets.
+ */
+struct vj_mmap_offsets {
+	__u64	producer;
+	__u64	consumer;
+	__u64	flags;
+	__u64	desc;
+	__u64	bufs;
+	__u64	size;
+	__u32	entries;
+	__u32	buf_size;
+};
+
+/* Bits of the ring's flags word. */
+#define VJ_RING_F_DEAD		(1U << 0)	/* device gone; no more packets */
+
+/**
+ * struct vj_desc - one received packet
+ * @buf: index of the buffer holding the packet, below entries
+ * @off: offset of the packet's first byte within that buffer
+ * @len: bytes of the packet present in the buffer
+ * @ifindex: interface the packet arrived on
+ * @l3_off: offset of the network (IP) header from the packet's first byte
+ * @proto: ethertype of the network header, network byte order
+ * @flags: VJ_DESC_F_*
+ * @tstamp: CLOCK_MONOTONIC time in ns at which the kernel took the packet
+ */
+struct vj_desc {
+	__u32	buf;
+	__u32	off;
+	__u32	len;
+	__u32	ifindex;
+	__u16	l3_off;
+	__be16	proto;
+	__u32	flags;
+	__u64	tstamp;
+};
+
+#define VJ_DESC_F_L2		(1U << 0)	/* starts with the link header */
+#define VJ_DESC_F_TRUNC		(1U << 1)	/* cut to the buffer size */
+#define VJ_DESC_F_DRIVER	(1U << 2)	/* came through the driver API */
+
+/**
+ * struct vj_statistics - channel counters (VJ_STATISTICS)
+ * @rx_packets: packets placed in the ring
+ * @rx_bytes: bytes of those packets (as stored, see VJ_DESC_F_TRUNC)
+ * @rx_ring_full: packets of this flow dropped because the ring was full
+ * @rx_invalid_cons: consumer index values read and rejected as invalid
+ * @rx_truncated: packets placed in the ring but cut to the buffer size
+ * @rx_driver: of rx_packets, those that came through the driver API
+ *
+ * Every packet that matched the channel is counted in exactly one of
+ * rx_packets and rx_ring_full.
+ *
+ * For every getsockopt() of this family, optlen must be at least the size of
+ * the structure (EINVAL otherwise); the kernel copies the structure and sets
+ * optlen to its size.
+ */
+struct vj_statistics {
+	__u64	rx_packets;
+	__u64	rx_bytes;
+	__u64	rx_ring_full;
+	__u64	rx_invalid_cons;
+	__u64	rx_truncated;
+	__u64	rx_driver;
+};
+
+#endif /* _UAPI_LINUX_VJCHAN_H */

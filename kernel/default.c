@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The default channel: driver-API frames that no channel claims.  Its
+ * consumer is a work item that turns each frame into an skb on the device it
+ * arrived on and hands it to the normal stack with netif_receive_skb(), so
+ * nothing is lost to a backlog limit.  The queue is unbounded but can never
+ * hold more than the global pool, so it cannot overflow; only a failed skb
+ * allocation loses a frame, and that is counted.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/llist.h>
+#include <linux/netdevice.h>
+#include <linux/workqueue.h>
+
+#include "vj_pool.h"
+#include "vj_stats.h"
+#include "vjchan_driver.h"
+
+/* Frames handed to the stack per bottom-half-disabled section. */
+#define VJ_DEFAULT_BATCH	64
+
+static LLIST_HEAD(default_queue);
+static void default_work_fn(struct work_struct *work);
+static DECLARE_WORK(default_work, default_work_fn);
+
+static void default_deliver(struct vj_buffer *buf)
+{
+	struct net_device *dev = buf->dev;
+	struct sk_buff *skb;
+
+	skb = netdev_alloc_skb_ip_align(dev, buf->len);
+	if (!skb) {
+		dev->stats.rx_dropped++;
+		vj_count(VJ_CNT_DEFAULT_NOMEM);
+		return;
+	}
+	skb_put_data(skb, buf->data, buf->len);
+	skb->protocol = eth_type_trans(skb, dev);
+	netif_receive_skb(skb);
+	vj_count(VJ_CNT_DEFAULT_TO_STACK);
+}
+
+static void default_work_fn(struct work_struct *work)
+{
+	struct llist_node *list;
+	struct vj_buffer *buf, *next;
+	unsigned int n = 0;
+
+	list = llist_reverse_order(llist_del_all(&default_queue));
+	local_bh_disable();
+	llist_for_each_entry_safe(buf, next, list, node) {
+		struct net_device *dev = buf->dev;
+
+		default_deliver(buf);
+		netdev_put(dev, &buf->dev_tracker);
+		vj_pool_put(buf);
+		if (++n % VJ_DEFAULT_BATCH == 0) {
+			local_bh_enable();
+			cond_resched();
+			local_bh_disable();
+		}
+	}
+	local_bh_enable();
+}
+
+/* Takes ownership of @buf; buf->dev is held until the stack has the frame. */
+void vj_default_rx(struct vj_buffer *buf)
+{
+	vj_count(VJ_CNT_DEFAULT_RX);
+	netdev_hold(buf->dev, &buf->dev_tracker, GFP_ATOMIC);
+	if (llist_add(&buf->node, &default_queue))
+		schedule_work(&default_work);
+}
+
+/* Module exit: no driver can queue any more. */
+void vj_default_exit(void)
+{
+	flush_work(&default_work);
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Driver API (vjchan_driver.h): global buffers for NIC drivers, and the
+ * classification of the frames they receive into them.
+ */
+
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+#include <net/sock.h>
+
+#include "vj_flow.h"
+#include "vj_net.h"
+#include "vj_parse.h"
+#include "vj_pool.h"
+#include "vj_ring.h"
+#include "vj_stats.h"
+#include "vjchan_driver.h"
+
+/**
+ * vj_get_buffer - take a global receive buffer for @dev
+ * @dev: the device that will receive into it
+ *
+ * Return: a buffer of VJ_GBUF_SIZE bytes, or NULL when the pool is empty
+ * (counted as pool_empty).
+ */
+struct vj_buffer *vj_get_buffer(struct net_device *dev)
+{
+	struct vj_buffer *buf = vj_pool_get();
+
+	if (buf) {
+		buf->dev = dev;
+		buf->len = 0;
+	}
+	return buf;
+}
+EXPORT_SYMBOL_GPL(vj_get_buffer);
+
+/**
+ * vj_put_buffer - return a buffer that received nothing
+ * @buf: a buffer from vj_get_buffer()
+ */
+void vj_put_buffer(struct vj_buffer *buf)
+{
+	vj_pool_put(buf);
+}
+EXPORT_SYMBOL_GPL(vj_put_buffer);
+
+/*
+ * Classify one frame and queue it.  Returns the channel whose consumer must
+ * be woken, or NULL.  Called under rcu_read_lock().
+ */
+static struct vj_chan *rx_one(struct vj_buffer *buf)
+{
+	struct net_device *dev = buf->dev;
+	struct vj_flow_key key;
+	struct vj_chan *chan;
+	__be16 proto;
+
+	vj_count(VJ_CNT_DRIVER_RX);
+	if (unlikely(buf->len > buf->size || !dev)) {
+		/* A driver bug: nothing sane to hand on. */
+		net_warn_ratelimited("vjchan: bad frame length %u\n", buf->len);
+		vj_count(VJ_CNT_DRIVER_BAD);
+		vj_pool_put(buf);
+		return NULL;
+	}
+	if (vj_parse_frame(buf->data, buf->len, &key, &proto))
+		goto to_default;
+	key.ifindex = dev->ifindex;
+	chan = vj_flow_lookup(vj_pernet(dev_net(dev)), &key);
+	if (!chan)
+		goto to_default;
+	if (!vj_ring_rx_gbuf(chan->ring, buf, ETH_HLEN, proto)) {
+		vj_count(VJ_CNT_DRIVER_DROPPED);
+		vj_pool_put(buf);
+		return NULL;
+	}
+	vj_count(VJ_CNT_DRIVER_CLAIMED);
+	return chan;
+
+to_default:
+	vj_default_rx(buf);
+	return NULL;
+}
+
+/**
+ * vj_netif_rx - receive one frame placed in a global buffer
+ * @buf: a buffer from vj_get_buffer(), holding one Ethernet frame
+ * @len: length of the frame
+ *
+ * Consumes @buf: it goes to the channel of its flow, or to the default
+ * channel and from there to the normal stack.
+ */
+void vj_netif_rx(struct vj_buffer *buf, unsigned int len)
+{
+	struct vj_chan *chan;
+
+	buf->len = len;
+	rcu_read_lock();
+	chan = rx_one(buf);
+	if (chan)
+		chan->sk->sk_data_ready(chan->sk);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(vj_netif_rx);
+
+/**
+ * vj_netif_rx_batch - receive many frames, as from one NAPI poll
+ * @bufs: buffers from vj_get_buffer(), each with ->len set
+ * @n: number of buffers
+ *
+ * As vj_netif_rx() for each buffer, but a consumer is woken once per run
+ * of frames for its channel rather than once per frame.
+ */
+void vj_netif_rx_batch(struct vj_buffer **bufs, unsigned int n)
+{
+	struct vj_chan *pending = NULL, *chan;
+	unsigned int i;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		chan = rx_one(bufs[i]);
+		if (chan && pending && chan != pending)
+			pending->sk->sk_data_ready(pending->sk);
+		if (chan)
+			pending = chan;
+	}
+	if (pending)
+		pending->sk->sk_data_ready(pending->sk);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(vj_netif_rx_batch);

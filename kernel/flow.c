@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Flow table: binding channels to flow ids and finding the channel of a
+ * packet.  See vj_flow.h for the structure and uapi vjchan.h for the match
+ * rules.
+ */
+
+#include <linux/bitops.h>
+#include <linux/jhash.h>
+#include <linux/netdevice.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/socket.h>
+
+#include "vj_flow.h"
+#include "vj_hook.h"
+#include "vj_socket.h"
+
+static bool addr_is_any(const union vj_addr *a)
+{
+	return !(a->ip6[0] | a->ip6[1] | a->ip6[2] | a->ip6[3]);
+}
+
+/*
+ * Validate a flow id from user space and turn it into a key and mask.
+ * Returns 0, -EAFNOSUPPORT for a family other than IPv4/IPv6, or -EINVAL.
+ */
+int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,
+		      u8 *mask)
+{
+	u8 m = 0;
+
+	memset(key, 0, sizeof(*key));
+	switch (flow->family) {
+	case AF_INET:
+		/* An IPv4 address is the first word; the rest is not ours. */
+		if (flow->saddr.ip6[1] | flow->saddr.ip6[2] |
+		    flow->saddr.ip6[3] | flow->daddr.ip6[1] |
+		    flow->daddr.ip6[2] | flow->daddr.ip6[3])
+			return -EINVAL;
+		key->family = 0;
+		break;
+	case AF_INET6:
+		key->family = 1;
+		break;
+	default:
+		return -EAFNOSUPPORT;
+	}
+	if (flow->pad)
+		return -EINVAL;
+
+	if (flow->ifindex)
+		m |= VJ_M_IFINDEX;
+	if (flow->proto)
+		m |= VJ_M_PROTO;
+	if (!addr_is_any(&flow->saddr))
+		m |= VJ_M_SADDR;
+	if (flow->sport)
+		m |= VJ_M_SPORT;
+	if (!addr_is_any(&flow->daddr))
+		m |= VJ_M_DADDR;
+	if (flow->dport)
+		m |= VJ_M_DPORT;
+
+	key->ifindex = flow->ifindex;
+	key->proto = flow->proto;
+	key->sport = flow->sport;
+	key->dport = flow->dport;
+	memcpy(key->saddr, flow->saddr.ip6, sizeof(key->saddr));
+	memcpy(key->daddr, flow->daddr.ip6, sizeof(key->daddr));
+	*mask = m;
+	return 0;
+}
+
+static void key_apply_mask(struct vj_flow_key *dst,
+			   const struct vj_flow_key *pkt, u8 m)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->family = pkt->family;
+	if (m & VJ_M_IFINDEX)
+		dst->ifindex = pkt->ifindex;
+	if (m & VJ_M_PROTO)
+		dst->proto = pkt->proto;
+	if (m & VJ_M_SADDR)
+		memcpy(dst->saddr, pkt->saddr, sizeof(dst->saddr));
+	if (m & VJ_M_SPORT)
+		dst->sport = pkt->sport;
+	if (m & VJ_M_DADDR)
+		memcpy(dst->daddr, pkt->daddr, sizeof(dst->daddr));
+	if (m & VJ_M_DPORT)
+		dst->dport = pkt->dport;
+}
+
+static struct hlist_head *bucket(struct vj_net *vn,
+				 const struct vj_flow_key *key, u8 m)
+{
+	u32 h = jhash2((const u32 *)key, sizeof(*key) / sizeof(u32),
+		       vn->seed ^ m);
+
+	return &vn->table[h >> (32 - VJ_HASH_BITS)];
+}
+
+static bool key_equal(const struct vj_flow_key *a, const struct vj_flow_key *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* Caller holds rcu_read_lock(); the channel stays valid until it drops it. */
+struct vj_chan *vj_flow_lookup(struct vj_net *vn, const struct vj_flow_key *pkt)
+{
+	struct vj_masks *masks = rcu_dereference(vn->masks[pkt->family]);
+	struct vj_flow_key mk;
+	unsigned int i;
+
+	if (!masks)
+		return NULL;
+	for (i = 0; i < masks->n; i++) {
+		u8 m = masks->mask[i];
+		struct vj_chan *chan;
+
+		key_apply_mask(&mk, pkt, m);
+		hlist_for_each_entry_rcu(chan, bucket(vn, &mk, m), hnode)
+			if (chan->mask == m && key_equal(&chan->key, &mk))
+				return chan;
+	}
+	return NULL;
+}
+
+/* Most specific first: more fields, then the higher mask (the tie rule). */
+static int mask_cmp(const void *a, const void *b)
+{
+	u8 x = *(const u8 *)a, y = *(const u8 *)b;
+	int wx = hweight8(x), wy = hweight8(y);
+
+	if (wx != wy)
+		return wy - wx;
+	return (int)y - (int)x;
+}
+
+static int masks_rebuild(struct vj_net *vn, unsigned int family)
+{
+	struct vj_masks *new, *old;
+	unsigned int m;
+
+	old = rcu_dereference_protected(vn->masks[family],
+					lockdep_is_held(&vn->lock));
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	for (m = 0; m < VJ_NMASKS; m++)
+		if (vn->mask_refs[family][m])
+			new->mask[new->n++] = m;
+	sort(new->mask, new->n, sizeof(new->mask[0]), mask_cmp, NULL);
+	rcu_assign_pointer(vn->masks[family], new);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+static void chan_unhash(struct vj_net *vn, struct vj_chan *chan)
+{
+	unsigned int fam = chan->key.family;
+
+	lockdep_assert_held(&vn->lock);
+	hlist_del_rcu(&chan->hnode);
+	chan->hashed = false;
+	if (!--vn->mask_refs[fam][chan->mask] && masks_rebuild(vn, fam)) {
+		/*
+		 * No memory for a smaller list: keep the old one, which only
+		 * costs a wasted probe of a mask nobody uses.
+		 */
+		vn->mask_refs[fam][chan->mask]++;
+	}
+}
+
+/*
+ * Bind @chan (key, mask, flow and ring already set) into @vn.
+ * Returns 0, -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
+ */
+int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
+{
+	unsigned int fam = chan->key.family;
+	struct hlist_head *head;
+	struct vj_chan *other;
+	int err;
+
+	mutex_lock(&vn->lock);
+	if (chan->key.ifindex) {
+		struct net_device *dev;
+
+		/* Checked under vn->lock, which the unregister notifier also
+		 * takes after marking the device, so a device cannot vanish
+		 * between this check and the insertion unnoticed.
+		 */
+		rcu_read_lock();
+		dev = dev_get_by_index_rcu(vn->net, chan->key.ifindex);
+		err = (!dev || dev->reg_state != NETREG_REGISTERED) ? -ENODEV : 0;
+		rcu_read_unlock();
+		if (err)
+			goto out_unlock;
+	}
+
+	head = bucket(vn, &chan->key, chan->mask);
+	hlist_for_each_entry(other, head, hnode) {
+		if (other->mask == chan->mask &&
+		    key_equal(&other->key, &chan->key)) {
+			err = -EADDRINUSE;
+			goto out_unlock;
+		}
+	}
+
+	err = vj_hook_register(vn);
+	if (err)
+		goto out_unlock;
+
+	if (!vn->mask_refs[fam][chan->mask]++) {
+		err = masks_rebuild(vn, fam);
+		if (err) {
+			vn->mask_refs[fam][chan->mask]--;
+			goto out_unlock;
+		}
+	}
+	hlist_add_head_rcu(&chan->hnode, head);
+	chan->hashed = true;
+	list_add_tail(&chan->list, &vn->channels);
+out_unlock:
+	mutex_unlock(&vn->lock);
+	return err;
+}
+
+/* The caller waits for an RCU grace period before freeing @chan. */
+void vj_flow_unbind(struct vj_net *vn, struct vj_chan *chan)
+{
+	mutex_lock(&vn->lock);
+	if (chan->hashed)
+		chan_unhash(vn, chan);
+	list_del(&chan->list);
+	mutex_unlock(&vn->lock);
+}
+
+/* The interface @ifindex is being unregistered: its channels go dead. */
+void vj_flow_dev_gone(struct vj_net *vn, int ifindex)
+{
+	struct vj_chan *chan;
+
+	mutex_lock(&vn->lock);
+	list_for_each_entry(chan, &vn->channels, list) {
+		if (!chan->hashed || chan->key.ifindex != ifindex)
+			continue;
+		chan_unhash(vn, chan);
+		vj_sock_dev_gone(chan->sk);
+	}
+	mutex_unlock(&vn->lock);
+}
+
+void vj_flow_net_init(struct vj_net *vn, struct net *net)
+{
+	unsigned int i;
+
+	mutex_init(&vn->lock);
+	INIT_LIST_HEAD(&vn->channels);
+	for (i = 0; i < ARRAY_SIZE(vn->table); i++)
+		INIT_HLIST_HEAD(&vn->table[i]);
+	vn->seed = get_random_u32();
+	vn->net = net;
+}
+
+/* The namespace is going away: no channel is left in it. */
+void vj_flow_net_exit(struct vj_net *vn)
+{
+	unsigned int fam;
+
+	WARN_ON_ONCE(!list_empty(&vn->channels));
+	for (fam = 0; fam < ARRAY_SIZE(vn->masks); fam++)
+		kfree(rcu_dereference_protected(vn->masks[fam], true));
+}

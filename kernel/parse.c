@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packet parsing for classification.  Nothing here trusts the packet: every
+ * length is checked against what is really there, and a packet that cannot
+ * be parsed is left to the normal stack, which will count and drop it.
+ */
+
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+
+#include "vj_flow.h"
+#include "vj_parse.h"
+
+static bool proto_has_ports(u8 proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_SCTP:
+	case IPPROTO_DCCP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Fill in the ports of @key from the transport header at @thoff. */
+int vj_parse_ports(const struct sk_buff *skb, int thoff,
+		   struct vj_flow_key *key)
+{
+	__be16 _ports[2];
+	const __be16 *ports;
+
+	if (!proto_has_ports(key->proto))
+		return 0;
+	ports = skb_header_pointer(skb, thoff, sizeof(_ports), _ports);
+	if (!ports)
+		return -EINVAL;	/* Truncated transport header */
+	key->sport = ports[0];
+	key->dport = ports[1];
+	return 0;
+}
+
+static int parse_ipv4(const u8 *p, unsigned int len, struct vj_flow_key *key)
+{
+	const struct iphdr *iph = (const struct iphdr *)p;
+	unsigned int ihl, tot;
+
+	if (len < sizeof(*iph) || iph->version != 4)
+		return -EINVAL;
+	ihl = iph->ihl * 4;
+	tot = ntohs(iph->tot_len);
+	if (ihl < sizeof(*iph) || tot < ihl || tot > len)
+		return -EINVAL;	/* Bogus IP header */
+	if (ip_fast_csum(iph, iph->ihl))
+		return -EINVAL;	/* Bad header checksum: the stack counts it */
+	if (ip_is_fragment(iph))
+		return -EINVAL;	/* Fragments go to the stack */
+	key->family = 0;
+	key->proto = iph->protocol;
+	key->saddr[0] = iph->saddr;
+	key->daddr[0] = iph->daddr;
+	if (proto_has_ports(key->proto)) {
+		if (tot - ihl < 4)
+			return -EINVAL;
+		memcpy(&key->sport, p + ihl, 2);
+		memcpy(&key->dport, p + ihl + 2, 2);
+	}
+	return 0;
+}
+
+/*
+ * Only a transport header right after the fixed IPv6 header is classified;
+ * packets with extension headers go to the stack.
+ */
+static int parse_ipv6(const u8 *p, unsigned int len, struct vj_flow_key *key)
+{
+	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)p;
+	unsigned int plen;
+
+	if (len < sizeof(*ip6) || ip6->version != 6)
+		return -EINVAL;
+	plen = ntohs(ip6->payload_len);
+	if (plen > len - sizeof(*ip6))
+		return -EINVAL;
+	if (ipv6_ext_hdr(ip6->nexthdr))
+		return -EINVAL;
+	key->family = 1;
+	key->proto = ip6->nexthdr;
+	memcpy(key->saddr, &ip6->saddr, sizeof(key->saddr));
+	memcpy(key->daddr, &ip6->daddr, sizeof(key->daddr));
+	if (proto_has_ports(key->proto)) {
+		if (plen < 4)
+			return -EINVAL;
+		memcpy(&key->sport, p + sizeof(*ip6), 2);
+		memcpy(&key->dport, p + sizeof(*ip6) + 2, 2);
+	}
+	return 0;
+}
+
+/*
+ * Classify an Ethernet frame.  Returns 0 with @key (but its ifindex) and
+ * @proto filled in, or -EINVAL for a frame no channel can claim.  The network
+ * header is at ETH_HLEN: VLAN-tagged frames go to the stack.
+ */
+int vj_parse_frame(const u8 *frame, unsigned int len, struct vj_flow_key *key,
+		   __be16 *proto)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)frame;
+
+	if (len < ETH_HLEN)
+		return -EINVAL;
+	memset(key, 0, sizeof(*key));
+	*proto = eth->h_proto;
+	switch (eth->h_proto) {
+	case htons(ETH_P_IP):
+		return parse_ipv4(frame + ETH_HLEN, len - ETH_HLEN, key);
+	case htons(ETH_P_IPV6):
+		return parse_ipv6(frame + ETH_HLEN, len - ETH_HLEN, key);
+	default:
+		return -EINVAL;
+	}
+}

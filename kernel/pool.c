@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Global buffers.  A fixed set of VJ_GBUF_SIZE buffers is allocated at load
+ * time; the free ones sit in a ptr_ring, whose producer and consumer locks
+ * are separate, so a driver taking buffers on one CPU and a consumer
+ * returning them on another do not contend.
+ */
+
+#include <linux/ptr_ring.h>
+#include <linux/slab.h>
+
+#include "vj_pool.h"
+#include "vj_stats.h"
+#include "vjchan_driver.h"
+
+static struct vj_buffer *pool_bufs;
+static unsigned int pool_nbufs;
+static struct ptr_ring pool_free_ring;
+static atomic_t pool_out;	/* buffers handed out and not yet back */
+
+int vj_pool_init(unsigned int nbufs)
+{
+	unsigned int i;
+	int err;
+
+	pool_bufs = kvcalloc(nbufs, sizeof(*pool_bufs), GFP_KERNEL);
+	if (!pool_bufs)
+		return -ENOMEM;
+	err = ptr_ring_init(&pool_free_ring, nbufs, GFP_KERNEL);
+	if (err)
+		goto err_free_bufs;
+	for (i = 0; i < nbufs; i++) {
+		struct vj_buffer *buf = &pool_bufs[i];
+
+		buf->data = kmalloc(VJ_GBUF_SIZE, GFP_KERNEL);
+		if (!buf->data) {
+			err = -ENOMEM;
+			goto err_free_data;
+		}
+		buf->size = VJ_GBUF_SIZE;
+		ptr_ring_produce(&pool_free_ring, buf);
+	}
+	pool_nbufs = nbufs;
+	return 0;
+
+err_free_data:
+	while (i--)
+		kfree(pool_bufs[i].data);
+	ptr_ring_cleanup(&pool_free_ring, NULL);
+err_free_bufs:
+	kvfree(pool_bufs);
+	return err;
+}
+
+void vj_pool_exit(void)
+{
+	unsigned int i, free = vj_pool_free();
+
+	/* Every buffer must be home by now; a missing one is a leak. */
+	if (free != pool_nbufs)
+		pr_err("pool: %u of %u buffers not returned\n",
+		       pool_nbufs - free, pool_nbufs);
+	ptr_ring_cleanup(&pool_free_ring, NULL);
+	for (i = 0; i < pool_nbufs; i++)
+		kfree(pool_bufs[i].data);
+	kvfree(pool_bufs);
+}
+
+struct vj_buffer *vj_pool_get(void)
+{
+	struct vj_buffer *buf = ptr_ring_consume_bh(&pool_free_ring);
+
+	if (buf)
+		atomic_inc(&pool_out);
+	else
+		vj_count(VJ_CNT_POOL_EMPTY);
+	return buf;
+}
+
+void vj_pool_put(struct vj_buffer *buf)
+{
+	buf->dev = NULL;
+	buf->len = 0;
+	/* Cannot fail: the ring holds every buffer the pool owns. */
+	WARN_ON_ONCE(ptr_ring_produce_bh(&pool_free_ring, buf));
+	atomic_dec(&pool_out);
+}
+
+unsigned int vj_pool_size(void)
+{
+	return pool_nbufs;
+}
+
+unsigned int vj_pool_free(void)
+{
+	return pool_nbufs - atomic_read(&pool_out);
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/net/vjchan lists the channels of the reader's namespace with their
+ * flow and counters; /proc/net/vjchan_pool, in the initial namespace only,
+ * shows the module-wide counters (global pool, default channel, audit of
+ * channel lifetimes).  Formats are documented in vjchan(7).
+ */
+
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
+
+#include "vj_flow.h"
+#include "vj_net.h"
+#include "vj_pool.h"
+#include "vj_proc.h"
+#include "vj_socket.h"
+#include "vj_stats.h"
+
+atomic64_t vj_counters[VJ_CNT_MAX];
+
+static const char *const counter_names[VJ_CNT_MAX] = {
+	[VJ_CNT_POOL_EMPTY] = "pool_empty",
+	[VJ_CNT_DRIVER_RX] = "driver_rx",
+	[VJ_CNT_DRIVER_CLAIMED] = "driver_claimed",
+	[VJ_CNT_DRIVER_DROPPED] = "driver_dropped",
+	[VJ_CNT_DRIVER_BAD] = "driver_bad",
+	[VJ_CNT_DEFAULT_RX] = "default_rx",
+	[VJ_CNT_DEFAULT_TO_STACK] = "default_to_stack",
+	[VJ_CNT_DEFAULT_NOMEM] = "default_nomem",
+	[VJ_CNT_HOOK_CLAIMED] = "hook_claimed",
+	[VJ_CNT_HOOK_DROPPED] = "hook_dropped",
+	[VJ_CNT_CHANNELS_CREATED] = "channels_created",
+	[VJ_CNT_CHANNELS_DESTROYED] = "channels_destroyed",
+	[VJ_CNT_BYTES_PINNED] = "bytes_pinned",
+};
+
+static void *chan_seq_start(struct seq_file *seq, loff_t *pos)
+{
+	struct vj_net *vn = vj_pernet(seq_file_net(seq));
+
+	mutex_lock(&vn->lock);
+	return seq_list_start_head(&vn->channels, *pos);
+}
+
+static void *chan_seq_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	struct vj_net *vn = vj_pernet(seq_file_net(seq));
+
+	return seq_list_next(v, &vn->channels, pos);
+}
+
+static void chan_seq_stop(struct seq_file *seq, void *v)
+{
+	struct vj_net *vn = vj_pernet(seq_file_net(seq));
+
+	mutex_unlock(&vn->lock);
+}
+
+static int chan_seq_show(struct seq_file *seq, void *v)
+{
+	struct vj_net *vn = vj_pernet(seq_file_net(seq));
+
+	if (v == &vn->channels)
+		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver\n");
+	else
+		vj_sock_show(seq, list_entry(v, struct vj_chan, list));
+	return 0;
+}
+
+static const struct seq_operations chan_seq_ops = {
+	.start = chan_seq_start,
+	.next = chan_seq_next,
+	.stop = chan_seq_stop,
+	.show = chan_seq_show,
+};
+
+static int pool_show(struct seq_file *seq, void *v)
+{
+	s64 created = atomic64_read(&vj_counters[VJ_CNT_CHANNELS_CREATED]);
+	s64 destroyed = atomic64_read(&vj_counters[VJ_CNT_CHANNELS_DESTROYED]);
+	unsigned int i;
+
+	seq_printf(seq, "pool_buffers %u\n", vj_pool_size());
+	seq_printf(seq, "pool_free %u\n", vj_pool_free());
+	for (i = 0; i < VJ_CNT_MAX; i++)
+		seq_printf(seq, "%s %lld\n", counter_names[i],
+			   atomic64_read(&vj_counters[i]));
+	seq_printf(seq, "channels_live %lld\n", created - destroyed);
+	return 0;
+}
+
+int vj_proc_net_init(struct net *net)
+{
+	if (!proc_create_net("vjchan", 0444, net->proc_net, &chan_seq_ops,
+			     sizeof(struct seq_net_private)))
+		return -ENOMEM;
+	if (net_eq(net, &init_net) &&
+	    !proc_create_single("vjchan_pool", 0444, net->proc_net,
+				pool_show)) {
+		remove_proc_entry("vjchan", net->proc_net);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void vj_proc_net_exit(struct net *net)
+{
+	if (net_eq(net, &init_net))
+		remove_proc_entry("vjchan_pool", net->proc_net);
+	remove_proc_entry("vjchan", net->proc_net);
+}

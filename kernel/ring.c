@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Channel ring: creation, mapping, the kernel producer and the copy of
+ * global buffers in the consumer's context.  The protocol and its barriers
+ * are described once, in vj_ring.h; each barrier below carries its label.
+ */
+
+#include <linux/capability.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "vj_ring.h"
+#include "vj_pool.h"
+#include "vj_stats.h"
+#include "vjchan_driver.h"
+
+/* Slots copied per hold of the producer lock in vj_ring_flush(). */
+#define VJ_FLUSH_CHUNK	64
+
+static bool ring_req_valid(const struct vj_ring_req *req)
+{
+	return req->entries >= VJ_RING_MIN_ENTRIES &&
+	       req->entries <= VJ_RING_MAX_ENTRIES &&
+	       is_power_of_2(req->entries) &&
+	       req->buf_size >= VJ_BUF_MIN_SIZE &&
+	       req->buf_size <= VJ_BUF_MAX_SIZE &&
+	       is_power_of_2(req->buf_size) &&
+	       !req->flags && !req->pad;
+}
+
+static size_t ring_bufs_off(u32 entries)
+{
+	return PAGE_ALIGN(VJ_OFF_DESC + (size_t)entries * sizeof(struct vj_desc));
+}
+
+/* Returns 0 or -EINVAL: a geometry user space may ask for. */
+int vj_ring_geometry_check(const struct vj_ring_req *req)
+{
+	size_t bytes;
+
+	if (!ring_req_valid(req))
+		return -EINVAL;
+	if (check_mul_overflow((size_t)req->entries, (size_t)req->buf_size,
+			       &bytes) ||
+	    check_add_overflow(bytes, ring_bufs_off(req->entries), &bytes) ||
+	    bytes > VJ_RING_MAX_BYTES)
+		return -EINVAL;
+	return 0;
+}
+
+/* @req must have passed vj_ring_geometry_check(). */
+void vj_ring_offsets(const struct vj_ring_req *req, struct vj_mmap_offsets *off)
+{
+	memset(off, 0, sizeof(*off));
+	off->producer = VJ_OFF_PRODUCER;
+	off->flags = VJ_OFF_FLAGS;
+	off->consumer = VJ_OFF_CONSUMER;
+	off->desc = VJ_OFF_DESC;
+	off->bufs = ring_bufs_off(req->entries);
+	off->size = off->bufs + (size_t)req->entries * req->buf_size;
+	off->entries = req->entries;
+	off->buf_size = req->buf_size;
+}
+
+/* Charge the pinned area to RLIMIT_MEMLOCK, as AF_XDP charges its UMEM. */
+static int ring_charge(struct vj_ring *ring)
+{
+	unsigned long limit, old, new;
+	unsigned long pages = ring->size >> PAGE_SHIFT;
+
+	if (capable(CAP_IPC_LOCK))
+		return 0;
+
+	limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	ring->user = get_uid(current_user());
+	do {
+		old = atomic_long_read(&ring->user->locked_vm);
+		new = old + pages;
+		if (new < old || new > limit) {
+			free_uid(ring->user);
+			ring->user = NULL;
+			return -ENOBUFS;
+		}
+	} while (atomic_long_cmpxchg(&ring->user->locked_vm, old, new) != old);
+	ring->pinned_pages = pages;
+	return 0;
+}
+
+static void ring_uncharge(struct vj_ring *ring)
+{
+	if (!ring->user)
+		return;
+	atomic_long_sub(ring->pinned_pages, &ring->user->locked_vm);
+	free_uid(ring->user);
+}
+
+struct vj_ring *vj_ring_create(const struct vj_ring_req *req)
+{
+	struct vj_mmap_offsets off;
+	struct vj_ring *ring;
+	int err;
+
+	err = vj_ring_geometry_check(req);
+	if (err)
+		return ERR_PTR(err);
+	vj_ring_offsets(req, &off);
+
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL_ACCOUNT);
+	if (!ring)
+		return ERR_PTR(-ENOMEM);
+	ring->entries = req->entries;
+	ring->mask = req->entries - 1;
+	ring->buf_size = req->buf_size;
+	ring->size = off.size;
+	ring->bufs_off = off.bufs;
+	spin_lock_init(&ring->lock);
+
+	err = ring_charge(ring);
+	if (err)
+		goto err_free_ring;
+
+	ring->slots = kvcalloc(ring->entries, sizeof(*ring->slots),
+			       GFP_KERNEL_ACCOUNT);
+	if (!ring->slots) {
+		err = -ENOMEM;
+		goto err_uncharge;
+	}
+
+	ring->area = vmalloc_user(ring->size);
+	if (!ring->area) {
+		err = -ENOMEM;
+		goto err_free_slots;
+	}
+	ring->producer = ring->area + off.producer;
+	ring->flags = ring->area + off.flags;
+	ring->consumer = ring->area + off.consumer;
+	ring->desc = ring->area + off.desc;
+	ring->bufs = ring->area + off.bufs;
+
+	vj_stats_add_pinned(ring->size);
+	return ring;
+
+err_free_slots:
+	kvfree(ring->slots);
+err_uncharge:
+	ring_uncharge(ring);
+err_free_ring:
+	kfree(ring);
+	return ERR_PTR(err);
+}
+
+/*
+ * Called once no producer can reach the ring any more (after an RCU grace
+ * period) and no mapping is left (the mapping holds the socket's file).
+ * Global buffers still queued are returned to the pool.
+ */
+void vj_ring_destroy(struct vj_ring *ring)
+{
+	u32 i;
+
+	for (i = ring->pub; i != ring->prod; i++) {
+		struct vj_slot *slot = &ring->slots[i & ring->mask];
+
+		if (slot->gbuf)
+			vj_pool_put(slot->gbuf);
+	}
+	vj_stats_add_pinned(-(long)ring->size);
+	vfree(ring->area);
+	kvfree(ring->slots);
+	ring_uncharge(ring);
+	kfree(ring);
+}
+
+int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff)
+		return -EINVAL;
+	if (vma->vm_end - vma->vm_start != ring->size)
+		return -EINVAL;
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	return remap_vmalloc_range(vma, ring->area, 0);
+}
+
+/*
+ * Read the consumer index once and accept it only if it lies in
+ * [ring->cons, ring->pub]: user space may hand back only what it was given.
+ * Anything else is counted and ignored, as if the consumer had not moved.
+ * Called with ring->lock held.
+ */
+static void ring_sync_cons(struct vj_ring *ring)
+{
+	u32 cons = smp_load_acquire(ring->consumer); /* A, matches D */
+
+	if (cons - ring->cons <= ring->pub - ring->cons)
+		WRITE_ONCE(ring->cons, cons);
+	else
+		ring->stats.rx_invalid_cons++;
+}
+
+/* Returns the slot to fill, or NULL with the drop counted. */
+static struct vj_slot *ring_reserve(struct vj_ring *ring)
+{
+	if (ring->prod - ring->cons >= ring->entries) {
+		ring_sync_cons(ring);
+		if (ring->prod - ring->cons >= ring->entries) {
+			ring->stats.rx_ring_full++;
+			return NULL;
+		}
+	}
+	return &ring->slots[ring->prod & ring->mask];
+}
+
+static void desc_publish(struct vj_desc *shared, const struct vj_desc *d)
+{
+	WRITE_ONCE(shared->buf, d->buf);
+	WRITE_ONCE(shared->off, d->off);
+	WRITE_ONCE(shared->len, d->len);
+	WRITE_ONCE(shared->ifindex, d->ifindex);
+	WRITE_ONCE(shared->l3_off, d->l3_off);
+	WRITE_ONCE(shared->proto, d->proto);
+	WRITE_ONCE(shared->flags, d->flags);
+	WRITE_ONCE(shared->tstamp, d->tstamp);
+}
+
+/* Publish [pub, prod); only when no slot in it waits for a copy. */
+static void ring_publish(struct vj_ring *ring)
+{
+	u32 i;
+
+	for (i = ring->pub; i != ring->prod; i++) {
+		u32 slot = i & ring->mask;
+
+		desc_publish(&ring->desc[slot], &ring->slots[slot].desc);
+	}
+	WRITE_ONCE(ring->pub, ring->prod);
+	smp_store_release(ring->producer, ring->pub); /* B, matches C */
+}
+
+static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
+{
+	ring->stats.rx_packets++;
+	ring->stats.rx_bytes += d->len;
+	if (d->flags & VJ_DESC_F_TRUNC)
+		ring->stats.rx_truncated++;
+	if (d->flags & VJ_DESC_F_DRIVER)
+		ring->stats.rx_driver++;
+}
+
+/*
+ * Copy one skb, seen by the receive hook, into the ring.  skb->data is at
+ * the network header; the link-layer header is copied in front of it when
+ * there is one.  Returns false if the ring was full (the drop is counted).
+ */
+bool vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
+		    int ifindex)
+{
+	unsigned int l2 = 0, len, copy;
+	struct vj_slot *slot;
+	struct vj_desc *d;
+	u8 *dst;
+
+	if (skb_mac_header_was_set(skb))
+		l2 = skb_mac_header_len(skb);
+	len = l2 + skb->len;
+
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve(ring);
+	if (!slot) {
+		spin_unlock_bh(&ring->lock);
+		return false;
+	}
+	d = &slot->desc;
+	dst = ring->bufs + (size_t)(ring->prod & ring->mask) * ring->buf_size;
+	copy = min(len, ring->buf_size);
+	d->flags = 0;
+	if (l2) {
+		memcpy(dst, skb_mac_header(skb), min(l2, copy));
+		d->flags |= VJ_DESC_F_L2;
+	}
+	if (copy > l2 && skb_copy_bits(skb, 0, dst + l2, copy - l2))
+		copy = l2; /* cannot happen: skb->len bytes are there */
+	if (copy < len)
+		d->flags |= VJ_DESC_F_TRUNC;
+	d->buf = ring->prod & ring->mask;
+	d->off = 0;
+	d->len = copy;
+	d->ifindex = ifindex;
+	d->l3_off = l2;
+	d->proto = skb->protocol;
+	d->tstamp = ktime_get_ns();
+	ring_account(ring, d);
+	ring->prod++;
+	if (!ring->npending)
+		ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
+	return true;
+}
+
+/*
+ * Queue a global buffer from the driver API.  It is not visible to user
+ * space (which cannot map global buffers) until the consumer's next poll
+ * copies it into the slot's own buffer: see vj_ring_flush().
+ * Returns false if the ring was full; the caller still owns @gbuf then.
+ */
+bool vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
+		     u16 l3_off, __be16 proto)
+{
+	struct vj_slot *slot;
+	struct vj_desc *d;
+
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve(ring);
+	if (!slot) {
+		spin_unlock_bh(&ring->lock);
+		return false;
+	}
+	d = &slot->desc;
+	d->buf = ring->prod & ring->mask;
+	d->off = 0;
+	d->len = min(gbuf->len, ring->buf_size);
+	d->ifindex = gbuf->dev->ifindex;
+	d->l3_off = l3_off;
+	d->proto = proto;
+	d->flags = VJ_DESC_F_L2 | VJ_DESC_F_DRIVER;
+	if (d->len < gbuf->len)
+		d->flags |= VJ_DESC_F_TRUNC;
+	d->tstamp = ktime_get_ns();
+	slot->gbuf = gbuf;
+	ring_account(ring, d);
+	ring->prod++;
+	WRITE_ONCE(ring->npending, ring->npending + 1);
+	spin_unlock_bh(&ring->lock);
+	return true;
+}
+
+/*
+ * Consumer context (poll): copy queued global buffers into the channel's own
+ * buffers, return them to the pool and publish everything in order.  The
+ * lock is dropped every VJ_FLUSH_CHUNK slots to bound the time spent with
+ * bottom halves off.
+ */
+void vj_ring_flush(struct vj_ring *ring)
+{
+	if (!READ_ONCE(ring->npending))
+		return;
+
+	spin_lock_bh(&ring->lock);
+	while (ring->npending) {
+		u32 n = 0;
+
+		while (ring->npending && n++ < VJ_FLUSH_CHUNK) {
+			u32 idx = ring->pub & ring->mask;
+			struct vj_slot *slot = &ring->slots[idx];
+
+			if (slot->gbuf) {
+				memcpy(ring->bufs + (size_t)idx * ring->buf_size,
+				       slot->gbuf->data, slot->desc.len);
+				vj_pool_put(slot->gbuf);
+				slot->gbuf = NULL;
+				WRITE_ONCE(ring->npending, ring->npending - 1);
+			}
+			desc_publish(&ring->desc[idx], &slot->desc);
+			WRITE_ONCE(ring->pub, ring->pub + 1);
+		}
+		smp_store_release(ring->producer, ring->pub); /* B, matches C */
+		if (ring->npending) {
+			spin_unlock_bh(&ring->lock);
+			spin_lock_bh(&ring->lock);
+		}
+	}
+	/* Slots filled by the hook behind the last copied one. */
+	ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
+}
+
+/*
+ * Consumer context: validate the consumer index now, so that a bad value is
+ * seen (and counted) without waiting for the ring to fill.
+ */
+void vj_ring_poll_sync(struct vj_ring *ring)
+{
+	spin_lock_bh(&ring->lock);
+	ring_sync_cons(ring);
+	spin_unlock_bh(&ring->lock);
+}
+
+/* True if published descriptors are waiting for the consumer. */
+bool vj_ring_readable(struct vj_ring *ring)
+{
+	return READ_ONCE(ring->cons) != READ_ONCE(ring->pub);
+}
+
+void vj_ring_set_dead(struct vj_ring *ring)
+{
+	spin_lock_bh(&ring->lock);
+	WRITE_ONCE(*ring->flags, READ_ONCE(*ring->flags) | VJ_RING_F_DEAD);
+	spin_unlock_bh(&ring->lock);
+}
+
+void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st)
+{
+	spin_lock_bh(&ring->lock);
+	*st = ring->stats;
+	spin_unlock_bh(&ring->lock);
+}

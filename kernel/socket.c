@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PF_VJCHAN socket family: socket, setsockopt/getsockopt, bind,
+ * getsockname, mmap, poll, close.  A socket is one channel.
+ *
+ * Locking: vs->lock serializes configuration (ring geometry, ring creation,
+ * bind).  It is never held across a copy to or from user space, because
+ * mmap() takes it under mmap_lock.  vs->ring is set once, under vs->lock,
+ * and read without it through smp_load_acquire().
+ *
+ * Lifetime: sockets are SOCK_RCU_FREE, so a receive path that found the
+ * channel under RCU may finish with it after close() has unbound it; the
+ * ring goes in the destructor, after the grace period.  A mapping holds the
+ * socket's file, so the ring outlives close() until munmap().
+ */
+
+#include <linux/capability.h>
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/net.h>
+#include <linux/poll.h>
+#include <linux/seq_file.h>
+#include <linux/sockptr.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "vj_flow.h"
+#include "vj_net.h"
+#include "vj_ring.h"
+#include "vj_socket.h"
+#include "vj_stats.h"
+
+struct vj_sock {
+	struct sock sk;		/* must be first */
+	struct mutex lock;
+	struct vj_ring_req req;
+	struct vj_ring *ring;
+	struct vj_chan chan;
+	bool bound;
+};
+
+static inline struct vj_sock *vj_sk(const struct sock *sk)
+{
+	return container_of(sk, struct vj_sock, sk);
+}
+
+static struct proto vj_proto = {
+	.name = "VJCHAN",
+	.owner = THIS_MODULE,
+	.obj_size = sizeof(struct vj_sock),
+};
+
+/* Called with vs->lock held. */
+static int sock_ensure_ring(struct vj_sock *vs)
+{
+	struct vj_ring *ring;
+
+	if (vs->ring)
+		return 0;
+	ring = vj_ring_create(&vs->req);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
+	vs->chan.ring = ring;
+	smp_store_release(&vs->ring, ring);
+	return 0;
+}
+
+static int vj_release(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct vj_sock *vs;
+
+	if (!sk)
+		return 0;
+	vs = vj_sk(sk);
+	mutex_lock(&vs->lock);
+	if (vs->bound) {
+		vj_flow_unbind(vj_pernet(sock_net(sk)), &vs->chan);
+		vs->bound = false;
+	}
+	mutex_unlock(&vs->lock);
+
+	sock_orphan(sk);
+	sock->sk = NULL;
+	sock_put(sk);
+	return 0;
+}
+
+static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
+{
+	struct sockaddr_vj *addr = (struct sockaddr_vj *)uaddr;
+	struct vj_sock *vs = vj_sk(sock->sk);
+	struct vj_chan *chan = &vs->chan;
+	struct vj_flow_key key;
+	u8 mask;
+	int err;
+
+	if (addr_len < (int)sizeof(*addr))
+		return -EINVAL;
+	if (addr->svj_family != AF_VJCHAN)
+		return -EAFNOSUPPORT;
+	/* The address is already in kernel memory, at most sockaddr_storage. */
+	if (addr_len > sizeof(*addr) &&
+	    memchr_inv((u8 *)addr + sizeof(*addr), 0, addr_len - sizeof(*addr)))
+		return -E2BIG;
+	if (addr->svj_flags)
+		return -EINVAL;
+	err = vj_flow_from_user(&addr->svj_flow, &key, &mask);
+	if (err)
+		return err;
+
+	mutex_lock(&vs->lock);
+	if (vs->bound) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	err = sock_ensure_ring(vs);
+	if (err)
+		goto out_unlock;
+	chan->key = key;
+	chan->mask = mask;
+	chan->flow = addr->svj_flow;
+	err = vj_flow_bind(vj_pernet(sock_net(sock->sk)), chan);
+	if (!err)
+		vs->bound = true;
+out_unlock:
+	mutex_unlock(&vs->lock);
+	return err;
+}
+
+static int vj_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
+{
+	struct sockaddr_vj *addr = (struct sockaddr_vj *)uaddr;
+	struct vj_sock *vs = vj_sk(sock->sk);
+
+	if (peer)
+		return -EOPNOTSUPP;
+	memset(addr, 0, sizeof(*addr));
+	addr->svj_family = AF_VJCHAN;
+	mutex_lock(&vs->lock);
+	if (vs->bound)
+		addr->svj_flow = vs->chan.flow;
+	mutex_unlock(&vs->lock);
+	return sizeof(*addr);
+}
+
+static __poll_t vj_poll(struct file *file, struct socket *sock,
+			poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct vj_ring *ring;
+	__poll_t mask = 0;
+
+	/* Registers on the wait queue, then a full barrier that pairs with
+	 * the one in the producer's wakeup (sk_data_ready() ->
+	 * skwq_has_sleeper()), so a packet published after the checks below
+	 * always finds this sleeper.
+	 */
+	sock_poll_wait(file, sock, wait);
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	ring = smp_load_acquire(&vj_sk(sk)->ring);
+	if (ring) {
+		vj_ring_flush(ring);
+		vj_ring_poll_sync(ring);
+		if (vj_ring_readable(ring))
+			mask |= EPOLLIN | EPOLLRDNORM;
+	}
+	return mask;
+}
+
+static int vj_mmap(struct file *file, struct socket *sock,
+		   struct vm_area_struct *vma)
+{
+	struct vj_sock *vs = vj_sk(sock->sk);
+	struct vj_mmap_offsets off;
+	int err;
+
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+
+	mutex_lock(&vs->lock);
+	vj_ring_offsets(&vs->req, &off);
+	if (vma->vm_end - vma->vm_start != off.size) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	err = sock_ensure_ring(vs);
+	if (!err)
+		err = vj_ring_mmap(vs->ring, vma);
+out_unlock:
+	mutex_unlock(&vs->lock);
+	return err;
+}
+
+/*
+ * Copy an option struct: at least @ksize bytes, and any bytes beyond the
+ * ones this kernel knows must be zero, so the struct can grow.
+ */
+static int copy_opt(void *dst, size_t ksize, sockptr_t src, unsigned int usize)
+{
+	int ret;
+
+	if (usize < ksize)
+		return -EINVAL;
+	if (copy_from_sockptr(dst, src, ksize))
+		return -EFAULT;
+	if (usize == ksize)
+		return 0;
+	if (sockptr_is_kernel(src))
+		return memchr_inv(src.kernel + ksize, 0, usize - ksize) ?
+		       -E2BIG : 0;
+	ret = check_zeroed_user(src.user + ksize, usize - ksize);
+	if (ret < 0)
+		return ret;
+	return ret ? 0 : -E2BIG;
+}
+
+static int vj_setsockopt(struct socket *sock, int level, int optname,
+			 sockptr_t optval, unsigned int optlen)
+{
+	struct vj_sock *vs = vj_sk(sock->sk);
+	struct vj_ring_req req;
+	int err;
+
+	if (level != SOL_VJCHAN)
+		return -ENOPROTOOPT;
+
+	switch (optname) {
+	case VJ_RING:
+		err = copy_opt(&req, sizeof(req), optval, optlen);
+		if (err)
+			return err;
+		err = vj_ring_geometry_check(&req);
+		if (err)
+			return err;
+		mutex_lock(&vs->lock);
+		if (vs->ring)
+			err = -EBUSY;
+		else
+			vs->req = req;
+		mutex_unlock(&vs->lock);
+		return err;
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
+{
+	struct vj_ring_stats rs;
+
+	memset(st, 0, sizeof(*st));
+	if (!ring)
+		return;
+	vj_ring_get_stats(ring, &rs);
+	st->rx_packets = rs.rx_packets;
+	st->rx_bytes = rs.rx_bytes;
+	st->rx_ring_full = rs.rx_ring_full;
+	st->rx_invalid_cons = rs.rx_invalid_cons;
+	st->rx_truncated = rs.rx_truncated;
+	st->rx_driver = rs.rx_driver;
+}
+
+static int vj_getsockopt(struct socket *sock, int level, int optname,
+			 char __user *optval, int __user *optlen)
+{
+	struct vj_sock *vs = vj_sk(sock->sk);
+	union {
+		struct vj_ring_req req;
+		struct vj_mmap_offsets off;
+		struct vj_statistics st;
+	} u;
+	size_t size;
+	int len;
+
+	if (level != SOL_VJCHAN)
+		return -ENOPROTOOPT;
+	if (get_user(len, optlen))
+		return -EFAULT;
+
+	switch (optname) {
+	case VJ_RING:
+		size = sizeof(u.req);
+		mutex_lock(&vs->lock);
+		u.req = vs->req;
+		mutex_unlock(&vs->lock);
+		break;
+	case VJ_MMAP_OFFSETS:
+		size = sizeof(u.off);
+		mutex_lock(&vs->lock);
+		vj_ring_offsets(&vs->req, &u.off);
+		mutex_unlock(&vs->lock);
+		break;
+	case VJ_STATISTICS:
+		size = sizeof(u.st);
+		stats_to_user(&u.st, smp_load_acquire(&vs->ring));
+		break;
+	default:
+		return -ENOPROTOOPT;
+	}
+
+	if (len < 0 || len < size)
+		return -EINVAL;
+	if (copy_to_user(optval, &u, size) || put_user(size, optlen))
+		return -EFAULT;
+	return 0;
+}
+
+static const struct proto_ops vj_ops = {
+	.family = PF_VJCHAN,
+	.owner = THIS_MODULE,
+	.release = vj_release,
+	.bind = vj_bind,
+	.connect = sock_no_connect,
+	.socketpair = sock_no_socketpair,
+	.accept = sock_no_accept,
+	.getname = vj_getname,
+	.poll = vj_poll,
+	.ioctl = sock_no_ioctl,
+	.listen = sock_no_listen,
+	.shutdown = sock_no_shutdown,
+	.setsockopt = vj_setsockopt,
+	.getsockopt = vj_getsockopt,
+	.sendmsg = sock_no_sendmsg,
+	.recvmsg = sock_no_recvmsg,
+	.mmap = vj_mmap,
+};
+
+/* Runs after an RCU grace period (SOCK_RCU_FREE): no producer is left. */
+static void vj_sock_destruct(struct sock *sk)
+{
+	struct vj_sock *vs = vj_sk(sk);
+
+	if (vs->ring)
+		vj_ring_destroy(vs->ring);
+	mutex_destroy(&vs->lock);
+	vj_count(VJ_CNT_CHANNELS_DESTROYED);
+	pr_debug("channel %p destroyed\n", vs);
+}
+
+static int vj_create(struct net *net, struct socket *sock, int protocol,
+		     int kern)
+{
+	struct vj_sock *vs;
+	struct sock *sk;
+
+	if (!ns_capable(net->user_ns, CAP_NET_RAW))
+		return -EPERM;
+	if (sock->type != SOCK_DGRAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol)
+		return -EPROTONOSUPPORT;
+
+	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_proto, kern);
+	if (!sk)
+		return -ENOMEM;
+	sock->ops = &vj_ops;
+	sock_init_data(sock, sk);
+	sock_set_flag(sk, SOCK_RCU_FREE);
+	sk->sk_family = PF_VJCHAN;
+	sk->sk_destruct = vj_sock_destruct;
+
+	vs = vj_sk(sk);
+	mutex_init(&vs->lock);
+	vs->req.entries = VJ_RING_DEF_ENTRIES;
+	vs->req.buf_size = VJ_BUF_DEF_SIZE;
+	vs->chan.sk = sk;
+	INIT_LIST_HEAD(&vs->chan.list);
+	vj_count(VJ_CNT_CHANNELS_CREATED);
+	pr_debug("channel %p created\n", vs);
+	return 0;
+}
+
+/*
+ * The bound interface is being unregistered (called under vj_net->lock,
+ * which keeps the socket from being released meanwhile).
+ */
+void vj_sock_dev_gone(struct sock *sk)
+{
+	struct vj_sock *vs = vj_sk(sk);
+
+	vj_ring_set_dead(vs->ring);
+	WRITE_ONCE(sk->sk_err, ENODEV);
+	sk_error_report(sk);
+}
+
+static void show_addr(struct seq_file *seq, const struct vj_flow *f,
+		      const union vj_addr *a, bool any)
+{
+	if (any)
+		seq_puts(seq, " *");
+	else if (f->family == AF_INET)
+		seq_printf(seq, " %pI4", &a->ip4);
+	else
+		seq_printf(seq, " %pI6c", a->bytes);
+}
+
+static void show_num(struct seq_file *seq, unsigned int v)
+{
+	if (v)
+		seq_printf(seq, " %u", v);
+	else
+		seq_puts(seq, " *");
+}
+
+/* One line of /proc/net/vjchan; called under vj_net->lock. */
+void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
+{
+	const struct vj_flow *f = &chan->flow;
+	struct vj_ring *ring = chan->ring;
+	struct vj_ring_stats st;
+
+	vj_ring_get_stats(ring, &st);
+	seq_printf(seq, "%lu %s", sock_i_ino(chan->sk),
+		   f->family == AF_INET ? "ipv4" : "ipv6");
+	show_num(seq, f->proto);
+	show_addr(seq, f, &f->saddr, !(chan->mask & VJ_M_SADDR));
+	show_num(seq, ntohs(f->sport));
+	show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
+	show_num(seq, ntohs(f->dport));
+	show_num(seq, f->ifindex);
+	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu\n",
+		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
+		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
+		   st.rx_driver);
+}
+
+static const struct net_proto_family vj_family = {
+	.family = PF_VJCHAN,
+	.create = vj_create,
+	.owner = THIS_MODULE,
+};
+
+int vj_socket_init(void)
+{
+	int err;
+
+	err = proto_register(&vj_proto, 0);
+	if (err)
+		return err;
+	err = sock_register(&vj_family);
+	if (err)
+		goto err_unregister_proto;
+	return 0;
+
+err_unregister_proto:
+	proto_unregister(&vj_proto);
+	return err;
+}
+
+void vj_socket_exit(void)
+{
+	sock_unregister(PF_VJCHAN);
+	proto_unregister(&vj_proto);
+}

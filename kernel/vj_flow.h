@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Flow classification: which channel a packet belongs to.
+ *
+ * Each network namespace keeps its channels in one hash table keyed by
+ * (mask, masked flow key), where the mask says which fields the channel
+ * specifies.  A lookup tries, per address family, each mask that some
+ * channel uses, most specific first, and stops at the first hit: a tuple
+ * space search.  Readers (the receive paths) run under RCU and take no lock;
+ * writers (bind, close, device removal) hold vj_net->lock.
+ */
+#ifndef _VJ_FLOW_H
+#define _VJ_FLOW_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netfilter.h>
+#include <linux/rculist.h>
+#include <linux/types.h>
+#include <linux/vjchan.h>
+
+struct net;
+struct sock;
+struct vj_ring;
+
+/* Mask bits: a set bit means the field is specified.  The numeric order of
+ * masks with equally many bits is the documented tie rule.
+ */
+#define VJ_M_IFINDEX	(1 << 0)
+#define VJ_M_PROTO	(1 << 1)
+#define VJ_M_SADDR	(1 << 2)
+#define VJ_M_SPORT	(1 << 3)
+#define VJ_M_DADDR	(1 << 4)
+#define VJ_M_DPORT	(1 << 5)
+#define VJ_NMASKS	64
+
+#define VJ_HASH_BITS	10
+
+/* A packet's flow, or a channel's with unspecified fields zero. */
+struct vj_flow_key {
+	u32	ifindex;
+	__be16	sport;
+	__be16	dport;
+	u8	proto;
+	u8	family;		/* 0: IPv4, 1: IPv6 */
+	u16	pad;
+	__be32	saddr[4];
+	__be32	daddr[4];
+};
+
+struct vj_chan {
+	struct hlist_node hnode;	/* vj_net->table, RCU */
+	struct list_head list;		/* vj_net->channels */
+	struct vj_flow_key key;
+	struct vj_flow flow;		/* as bound, for getsockname */
+	u8 mask;
+	bool hashed;
+	struct sock *sk;
+	struct vj_ring *ring;
+};
+
+/* The ordered list of masks in use for one family, replaced under RCU. */
+struct vj_masks {
+	struct rcu_head rcu;
+	unsigned int n;
+	u8 mask[VJ_NMASKS];
+};
+
+struct vj_net {
+	struct mutex lock;
+	struct list_head channels;
+	struct vj_masks __rcu *masks[2];
+	unsigned int mask_refs[2][VJ_NMASKS];
+	struct hlist_head table[1 << VJ_HASH_BITS];
+	u32 seed;
+	bool hooks_registered;
+	struct nf_hook_ops hook_ops[2];
+	struct net *net;
+};
+
+int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,
+		      u8 *mask);
+struct vj_chan *vj_flow_lookup(struct vj_net *vn,
+			       const struct vj_flow_key *pkt);
+int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan);
+void vj_flow_unbind(struct vj_net *vn, struct vj_chan *chan);
+void vj_flow_dev_gone(struct vj_net *vn, int ifindex);
+void vj_flow_net_init(struct vj_net *vn, struct net *net);
+void vj_flow_net_exit(struct vj_net *vn);
+
+#endif /* _VJ_FLOW_H */

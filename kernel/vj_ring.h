@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The channel ring: one single-producer/single-consumer descriptor ring and
+ * its buffers, in one vmalloc area mapped into the receiving process.
+ *
+ * Layout of the area (reported to user space by VJ_MMAP_OFFSETS, so that it
+ * is not frozen into the ABI):
+ *
+ *   0                 producer index, flags      (kernel writes)
+ *   VJ_OFF_CONSUMER   consumer index             (user space writes)
+ *   VJ_OFF_DESC       entries * struct vj_desc   (kernel writes)
+ *   bufs              entries * buf_size         (kernel writes)
+ *
+ * The producer and consumer words sit 128 bytes apart so that each side's
+ * line, and the line the adjacent-line prefetcher pairs with it, stay with
+ * one CPU.
+ *
+ * Barriers.  The kernel is the only producer (its producers are serialized
+ * by ring->lock), user space the only consumer:
+ *
+ *   kernel (producer)                         user (consumer)
+ *   (A) cons = load_acquire(&consumer)        (C) prod = load_acquire(&producer)
+ *       write buffer + descriptor                 read descriptor + buffer
+ *   (B) store_release(&producer, prod + n)    (D) store_release(&consumer, cons + n)
+ *
+ * (A) pairs with (D): the kernel writes into a buffer only after it has seen
+ * the consumer index that hands it back, so it never overwrites data that user
+ * space is still reading.
+ * (B) pairs with (C): user space that sees a producer index also sees every
+ * descriptor and buffer byte written before it.
+ *
+ * The kernel never trusts the ring: it keeps its own copy of both indices,
+ * reads the consumer index once per use (when it needs room, and on every
+ * poll) and accepts it only inside [last valid consumer, published
+ * producer], and never reads descriptors or the producer index back from
+ * shared memory.
+ */
+#ifndef _VJ_RING_H
+#define _VJ_RING_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/vjchan.h>
+
+struct sk_buff;
+struct vj_buffer;
+
+#define VJ_OFF_PRODUCER		0
+#define VJ_OFF_FLAGS		4
+#define VJ_OFF_CONSUMER		128
+#define VJ_OFF_DESC		256
+/* Largest area a channel may pin. */
+#define VJ_RING_MAX_BYTES	(1UL << 30)
+
+struct vj_ring_stats {
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 rx_ring_full;
+	u64 rx_invalid_cons;
+	u64 rx_truncated;
+	u64 rx_driver;
+};
+
+/* Kernel-private state of one slot; user space never sees it. */
+struct vj_slot {
+	struct vj_buffer *gbuf;	/* global buffer awaiting copy, or NULL */
+	struct vj_desc desc;	/* descriptor to publish */
+};
+
+struct vj_ring {
+	u32 entries;
+	u32 mask;
+	u32 buf_size;
+	size_t size;		/* bytes mapped */
+	size_t bufs_off;
+	void *area;		/* vmalloc_user() area */
+	u32 *producer;
+	u32 *flags;
+	u32 *consumer;
+	struct vj_desc *desc;
+	u8 *bufs;
+	struct vj_slot *slots;
+	struct user_struct *user;	/* charged RLIMIT_MEMLOCK, or NULL */
+	unsigned long pinned_pages;
+
+	spinlock_t lock;	/* serializes kernel producers */
+	u32 prod;		/* next slot the kernel fills */
+	u32 pub;		/* producer index published to user space */
+	u32 cons;		/* last valid consumer index seen */
+	u32 npending;		/* slots in [pub, prod) holding a global buffer */
+	struct vj_ring_stats stats;
+};
+
+int vj_ring_geometry_check(const struct vj_ring_req *req);
+void vj_ring_offsets(const struct vj_ring_req *req,
+		     struct vj_mmap_offsets *off);
+struct vj_ring *vj_ring_create(const struct vj_ring_req *req);
+void vj_ring_destroy(struct vj_ring *ring);
+int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
+
+bool vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
+		    int ifindex);
+bool vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
+		     u16 l3_off, __be16 proto);
+void vj_ring_flush(struct vj_ring *ring);
+void vj_ring_poll_sync(struct vj_ring *ring);
+bool vj_ring_readable(struct vj_ring *ring);
+void vj_ring_set_dead(struct vj_ring *ring);
+void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st);
+
+#endif /* _VJ_RING_H */

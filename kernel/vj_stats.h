@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Module-wide counters, shown in /proc/net/vjchan_pool.  They audit the
+ * global buffer pool, the default channel and the lifetime of channels.
+ */
+#ifndef _VJ_STATS_H
+#define _VJ_STATS_H
+
+#include <linux/atomic.h>
+
+struct seq_file;
+
+enum vj_counter {
+	VJ_CNT_POOL_EMPTY,	/* vj_get_buffer() found no buffer */
+	VJ_CNT_DRIVER_RX,	/* frames given to vj_netif_rx() */
+	VJ_CNT_DRIVER_CLAIMED,	/* of those, queued on a user channel */
+	VJ_CNT_DRIVER_DROPPED,	/* of those, dropped: that channel was full */
+	VJ_CNT_DRIVER_BAD,	/* of those, dropped: length over the buffer */
+	VJ_CNT_DEFAULT_RX,	/* of those, given to the default channel */
+	VJ_CNT_DEFAULT_TO_STACK, /* default channel: handed to the stack */
+	VJ_CNT_DEFAULT_NOMEM,	/* default channel: lost, no skb */
+	VJ_CNT_HOOK_CLAIMED,	/* receive hook: copied into a channel */
+	VJ_CNT_HOOK_DROPPED,	/* receive hook: dropped, channel full */
+	VJ_CNT_CHANNELS_CREATED,
+	VJ_CNT_CHANNELS_DESTROYED,
+	VJ_CNT_BYTES_PINNED,	/* ring memory currently allocated */
+	VJ_CNT_MAX
+};
+
+extern atomic64_t vj_counters[VJ_CNT_MAX];
+
+static inline void vj_count(enum vj_counter c)
+{
+	atomic64_inc(&vj_counters[c]);
+}
+
+static inline void vj_stats_add_pinned(long bytes)
+{
+	atomic64_add(bytes, &vj_counters[VJ_CNT_BYTES_PINNED]);
+}
+
+void vj_stats_show(struct seq_file *seq);
+
+#endif /* _VJ_STATS_H */

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vjtest: a test driver for the vjchan driver API.  It registers an Ethernet
+ * device, vjtest0, that receives nothing from the wire; instead, writes to
+ * /sys/kernel/debug/vjtest/inject make it "receive" UDP frames built in
+ * global buffers, exactly as a vj-aware NIC driver would:
+ *
+ *   echo "count=100 saddr=198.51.100.2 daddr=198.51.100.1 sport=1000 \
+ *         dport=2000 len=64 batch=8" > /sys/kernel/debug/vjtest/inject
+ *
+ * Payload byte 0..3 carry the sequence number (big endian), byte i >= 4 is
+ * (seq + i) & 0xff.  Frames that no channel claims reach the stack on
+ * vjtest0 through the default channel.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/etherdevice.h>
+#include <linux/inet.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/udp.h>
+#include <net/checksum.h>
+#include <net/ip6_checksum.h>
+
+#include "vjchan_driver.h"
+
+#define VJTEST_MAX_BATCH	64
+
+static struct net_device *vjtest_dev;
+static struct dentry *vjtest_dir;
+static DEFINE_MUTEX(vjtest_lock);
+static u64 stat_injected, stat_no_buffer;
+
+struct inject_req {
+	unsigned int count, len, batch, seq;
+	u16 sport, dport;
+	u8 proto;
+	bool v6;
+	__be32 saddr4, daddr4;
+	struct in6_addr saddr6, daddr6;
+};
+
+static netdev_tx_t vjtest_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	dev->stats.tx_dropped++;
+	dev_kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops vjtest_ops = {
+	.ndo_start_xmit = vjtest_xmit,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
+{
+	static const u8 src_mac[ETH_ALEN] = { 0x02, 0x56, 0x4a, 0, 0, 2 };
+	unsigned int l3 = r->v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	unsigned int ulen = sizeof(struct udphdr) + r->len;
+	struct ethhdr *eth = (struct ethhdr *)p;
+	struct udphdr *uh = (struct udphdr *)(p + ETH_HLEN + l3);
+	u8 *pl = (u8 *)(uh + 1);
+	unsigned int i;
+	__wsum csum;
+
+	ether_addr_copy(eth->h_dest, vjtest_dev->dev_addr);
+	ether_addr_copy(eth->h_source, src_mac);
+	eth->h_proto = htons(r->v6 ? ETH_P_IPV6 : ETH_P_IP);
+
+	for (i = 0; i < r->len; i++)
+		pl[i] = i < 4 ? (u8)(seq >> (24 - 8 * i)) : (u8)(seq + i);
+	uh->source = htons(r->sport);
+	uh->dest = htons(r->dport);
+	uh->len = htons(ulen);
+	uh->check = 0;
+	csum = csum_partial(uh, ulen, 0);
+
+	if (r->v6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(p + ETH_HLEN);
+
+		memset(ip6, 0, sizeof(*ip6));
+		ip6->version = 6;
+		ip6->payload_len = htons(ulen);
+		ip6->nexthdr = r->proto;
+		ip6->hop_limit = 64;
+		ip6->saddr = r->saddr6;
+		ip6->daddr = r->daddr6;
+		uh->check = csum_ipv6_magic(&ip6->saddr, &ip6->daddr, ulen,
+					    r->proto, csum);
+	} else {
+		struct iphdr *iph = (struct iphdr *)(p + ETH_HLEN);
+
+		memset(iph, 0, sizeof(*iph));
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->tot_len = htons(l3 + ulen);
+		iph->ttl = 64;
+		iph->protocol = r->proto;
+		iph->saddr = r->saddr4;
+		iph->daddr = r->daddr4;
+		iph->check = ip_fast_csum(iph, iph->ihl);
+		uh->check = csum_tcpudp_magic(r->saddr4, r->daddr4, ulen,
+					      r->proto, csum);
+	}
+	if (!uh->check)
+		uh->check = CSUM_MANGLED_0;
+	return ETH_HLEN + l3 + ulen;
+}
+
+static int inject(const struct inject_req *r)
+{
+	struct vj_buffer *bufs[VJTEST_MAX_BATCH];
+	unsigned int done = 0;
+
+	while (done < r->count) {
+		unsigned int n = min(r->batch, r->count - done), i;
+
+		for (i = 0; i < n; i++) {
+			bufs[i] = vj_get_buffer(vjtest_dev);
+			if (!bufs[i])
+				break;
+			bufs[i]->len = build_frame(bufs[i]->data, r,
+						   r->seq + done + i);
+		}
+		/* Deliver like a NAPI poll would: bottom halves off. */
+		local_bh_disable();
+		if (r->batch == 1 && i == 1)
+			vj_netif_rx(bufs[0], bufs[0]->len);
+		else if (i)
+			vj_netif_rx_batch(bufs, i);
+		local_bh_enable();
+		done += i;
+		stat_injected += i;
+		if (i < n) {
+			stat_no_buffer++;
+			return -ENOBUFS;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static int parse_addr(const char *s, struct inject_req *r, bool src)
+{
+	if (strchr(s, ':')) {
+		r->v6 = true;
+		return in6_pton(s, -1, (u8 *)(src ? &r->saddr6 : &r->daddr6),
+				-1, NULL) ? 0 : -EINVAL;
+	}
+	return in4_pton(s, -1, (u8 *)(src ? &r->saddr4 : &r->daddr4), -1,
+			NULL) ? 0 : -EINVAL;
+}
+
+static int parse_req(char *line, struct inject_req *r)
+{
+	char *tok;
+
+	memset(r, 0, sizeof(*r));
+	r->count = 1;
+	r->len = 64;
+	r->batch = 1;
+	r->proto = IPPROTO_UDP;
+	r->sport = 1000;
+	r->dport = 2000;
+	while ((tok = strsep(&line, " \t\n"))) {
+		char *val = strchr(tok, '=');
+		unsigned int v;
+		int err = 0;
+
+		if (!*tok)
+			continue;
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "saddr") || !strcmp(tok, "daddr")) {
+			err = parse_addr(val, r, tok[0] == 's');
+		} else {
+			err = kstrtouint(val, 0, &v);
+			if (err)
+				return err;
+			if (!strcmp(tok, "count"))
+				r->count = v;
+			else if (!strcmp(tok, "len"))
+				r->len = v;
+			else if (!strcmp(tok, "batch"))
+				r->batch = v;
+			else if (!strcmp(tok, "seq"))
+				r->seq = v;
+			else if (!strcmp(tok, "sport") && v <= U16_MAX)
+				r->sport = v;
+			else if (!strcmp(tok, "dport") && v <= U16_MAX)
+				r->dport = v;
+			else if (!strcmp(tok, "proto") && v <= U8_MAX)
+				r->proto = v;
+			else
+				return -EINVAL;
+		}
+		if (err)
+			return err;
+	}
+	if (!r->batch || r->batch > VJTEST_MAX_BATCH)
+		return -EINVAL;
+	if (ETH_HLEN + sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
+	    (u64)r->len > VJ_GBUF_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct inject_req r;
+	char buf[256];
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	err = parse_req(buf, &r);
+	if (err)
+		return err;
+	mutex_lock(&vjtest_lock);
+	err = inject(&r);
+	mutex_unlock(&vjtest_lock);
+	return err ? err : len;
+}
+
+static const struct file_operations inject_fops = {
+	.owner = THIS_MODULE,
+	.write = inject_write,
+};
+
+static int stats_show(struct seq_file *seq, void *v)
+{
+	mutex_lock(&vjtest_lock);
+	seq_printf(seq, "injected %llu\nno_buffer %llu\n", stat_injected,
+		   stat_no_buffer);
+	mutex_unlock(&vjtest_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int __init vjtest_init(void)
+{
+	static const u8 mac[ETH_ALEN] = { 0x02, 0x56, 0x4a, 0, 0, 1 };
+	int err;
+
+	vjtest_dev = alloc_etherdev(0);
+	if (!vjtest_dev)
+		return -ENOMEM;
+	strscpy(vjtest_dev->name, "vjtest%d", IFNAMSIZ);
+	vjtest_dev->netdev_ops = &vjtest_ops;
+	eth_hw_addr_set(vjtest_dev, mac);
+	err = register_netdev(vjtest_dev);
+	if (err)
+		goto err_free_netdev;
+
+	vjtest_dir = debugfs_create_dir("vjtest", NULL);
+	debugfs_create_file("inject", 0200, vjtest_dir, NULL, &inject_fops);
+	debugfs_create_file("stats", 0444, vjtest_dir, NULL, &stats_fops);
+	return 0;
+
+err_free_netdev:
+	free_netdev(vjtest_dev);
+	return err;
+}
+
+static void __exit vjtest_exit(void)
+{
+	debugfs_remove_recursive(vjtest_dir);
+	unregister_netdev(vjtest_dev);
+	free_netdev(vjtest_dev);
+}
+
+module_init(vjtest_init);
+module_exit(vjtest_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("vjchan driver API test driver");
