@@ -30,10 +30,10 @@ check: all
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
 
 demo: all
-	scripts/vm.sh --timeout 300 -- bash tests/demo.sh
+	scripts/vm.sh --timeout 300 -- bash scripts/demo-guest.sh
 
 vm-run: all
-	scripts/vm.sh -- bash tests/vm/with-vjchan.sh '$(CMD)'
+	scripts/vm.sh -- bash scripts/guest-run.sh '$(CMD)'
 
 # Static checks: W=1 and sparse on the module, checkpatch on its sources.
 lint: deps

@@ -397,11 +397,18 @@ bool vj_ring_readable(struct vj_ring *ring)
 	return READ_ONCE(ring->cons) != READ_ONCE(ring->pub);
 }
 
+/* No packet follows: everything published stays readable. */
 void vj_ring_set_dead(struct vj_ring *ring)
 {
 	spin_lock_bh(&ring->lock);
-	WRITE_ONCE(*ring->flags, READ_ONCE(*ring->flags) | VJ_RING_F_DEAD);
+	WRITE_ONCE(ring->dead, true);
+	smp_store_release(ring->flags, VJ_RING_F_DEAD); /* E, matches F */
 	spin_unlock_bh(&ring->lock);
+}
+
+bool vj_ring_dead(struct vj_ring *ring)
+{
+	return READ_ONCE(ring->dead);
 }
 
 void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st)

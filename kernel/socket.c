@@ -61,6 +61,7 @@ static int sock_ensure_ring(struct vj_sock *vs)
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 	vs->chan.ring = ring;
+	/* Pairs with the lockless smp_load_acquire()s of vs->ring. */
 	smp_store_release(&vs->ring, ring);
 	return 0;
 }
@@ -159,12 +160,14 @@ static __poll_t vj_poll(struct file *file, struct socket *sock,
 	sock_poll_wait(file, sock, wait);
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;
-	ring = smp_load_acquire(&vj_sk(sk)->ring);
+	ring = smp_load_acquire(&vj_sk(sk)->ring); /* see sock_ensure_ring() */
 	if (ring) {
 		vj_ring_flush(ring);
 		vj_ring_poll_sync(ring);
 		if (vj_ring_readable(ring))
 			mask |= EPOLLIN | EPOLLRDNORM;
+		if (vj_ring_dead(ring))
+			mask |= EPOLLHUP;
 	}
 	return mask;
 }
@@ -294,15 +297,20 @@ static int vj_getsockopt(struct socket *sock, int level, int optname,
 		break;
 	case VJ_STATISTICS:
 		size = sizeof(u.st);
+		/* Pairs with sock_ensure_ring(). */
 		stats_to_user(&u.st, smp_load_acquire(&vs->ring));
 		break;
 	default:
 		return -ENOPROTOOPT;
 	}
 
+	/* Every struct is still at its first size, the least accepted; a
+	 * longer buffer gets what this kernel has.
+	 */
 	if (len < 0 || len < size)
 		return -EINVAL;
-	if (copy_to_user(optval, &u, size) || put_user(size, optlen))
+	len = size;
+	if (copy_to_user(optval, &u, len) || put_user(len, optlen))
 		return -EFAULT;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #ifndef _VJ_FLOW_H
 #define _VJ_FLOW_H
 
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netfilter.h>
@@ -26,12 +27,12 @@ struct vj_ring;
 /* Mask bits: a set bit means the field is specified.  The numeric order of
  * masks with equally many bits is the documented tie rule.
  */
-#define VJ_M_IFINDEX	(1 << 0)
-#define VJ_M_PROTO	(1 << 1)
-#define VJ_M_SADDR	(1 << 2)
-#define VJ_M_SPORT	(1 << 3)
-#define VJ_M_DADDR	(1 << 4)
-#define VJ_M_DPORT	(1 << 5)
+#define VJ_M_IFINDEX	BIT(0)
+#define VJ_M_PROTO	BIT(1)
+#define VJ_M_SADDR	BIT(2)
+#define VJ_M_SPORT	BIT(3)
+#define VJ_M_DADDR	BIT(4)
+#define VJ_M_DPORT	BIT(5)
 #define VJ_NMASKS	64
 
 #define VJ_HASH_BITS	10
@@ -67,7 +68,7 @@ struct vj_masks {
 };
 
 struct vj_net {
-	struct mutex lock;
+	struct mutex lock;		/* writers: table, masks, channels */
 	struct list_head channels;
 	struct vj_masks __rcu *masks[2];
 	unsigned int mask_refs[2][VJ_NMASKS];

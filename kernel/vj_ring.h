@@ -29,6 +29,12 @@
  * (B) pairs with (C): user space that sees a producer index also sees every
  * descriptor and buffer byte written before it.
  *
+ * When the bound device goes away the kernel, after its last (B), does
+ *   (E) store_release(&flags, VJ_RING_F_DEAD)  and user space
+ *   (F) flags = load_acquire(&flags)
+ * (E) pairs with (F): a consumer that sees DEAD, then reads the producer
+ * index, sees the final one; it can drain the ring and stop.
+ *
  * The kernel never trusts the ring: it keeps its own copy of both indices,
  * reads the consumer index once per use (when it needs room, and on every
  * poll) and accepts it only inside [last valid consumer, published
@@ -38,6 +44,7 @@
 #ifndef _VJ_RING_H
 #define _VJ_RING_H
 
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/vjchan.h>
@@ -50,7 +57,7 @@ struct vj_buffer;
 #define VJ_OFF_CONSUMER		128
 #define VJ_OFF_DESC		256
 /* Largest area a channel may pin. */
-#define VJ_RING_MAX_BYTES	(1UL << 30)
+#define VJ_RING_MAX_BYTES	SZ_1G
 
 struct vj_ring_stats {
 	u64 rx_packets;
@@ -88,6 +95,7 @@ struct vj_ring {
 	u32 pub;		/* producer index published to user space */
 	u32 cons;		/* last valid consumer index seen */
 	u32 npending;		/* slots in [pub, prod) holding a global buffer */
+	bool dead;		/* device gone: nothing more will arrive */
 	struct vj_ring_stats stats;
 };
 
@@ -106,6 +114,7 @@ void vj_ring_flush(struct vj_ring *ring);
 void vj_ring_poll_sync(struct vj_ring *ring);
 bool vj_ring_readable(struct vj_ring *ring);
 void vj_ring_set_dead(struct vj_ring *ring);
+bool vj_ring_dead(struct vj_ring *ring);
 void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st);
 
 #endif /* _VJ_RING_H */

@@ -16,7 +16,8 @@
  *   map = mmap(NULL, off.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
  *   poll(fd, POLLIN) ... read descriptors ... advance the consumer index.
  *
- * Ring protocol (see vjchan(7) and kernel/vj_ring.h for the barrier pairing):
+ * Ring protocol (see vjchan(7); the barrier pairing is documented with the
+ * kernel's ring code, vj_ring.h, and mirrored in libvjchan's vjchan.h):
  * the kernel owns "producer", user space owns "consumer".  Both are
  * free-running 32-bit indices; slot i is desc[i & (entries - 1)].  Entries
  * between consumer and producer belong to user space; advancing consumer
@@ -164,8 +165,13 @@ struct vj_mmap_offsets {
 	__u32	buf_size;
 };
 
-/* Bits of the ring's flags word. */
-#define VJ_RING_F_DEAD		(1U << 0)	/* device gone; no more packets */
+/*
+ * Bits of the ring's flags word.  VJ_RING_F_DEAD: the bound device went away;
+ * descriptors already published stay readable, no more will come, poll()
+ * reports POLLHUP (and POLLERR until SO_ERROR is read).  Read the flags word
+ * with acquire ordering, then the producer index, to drain the last ones.
+ */
+#define VJ_RING_F_DEAD		(1U << 0)
 
 /**
  * struct vj_desc - one received packet
@@ -205,9 +211,10 @@ struct vj_desc {
  * Every packet that matched the channel is counted in exactly one of
  * rx_packets and rx_ring_full.
  *
- * For every getsockopt() of this family, optlen must be at least the size of
- * the structure (EINVAL otherwise); the kernel copies the structure and sets
- * optlen to its size.
+ * For every getsockopt() of this family, optlen must be at least the size the
+ * structure has in this header (EINVAL otherwise); the kernel copies the
+ * structure and sets optlen to the bytes copied.  Should a structure grow,
+ * sizes from older headers stay accepted and get the fields they know.
  */
 struct vj_statistics {
 	__u64	rx_packets;

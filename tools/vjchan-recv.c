@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * vjchan-recv: receive the packets of one flow through a vjchan channel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vjchan.h"
+
+/* Longest wait in one vj_wait() call, so a signal is noticed quickly. */
+#define SLICE_MS	200
+
+/* Descriptors handled per vj_peek(). */
+#define BATCH		64
+
+static volatile sig_atomic_t stop;
+
+struct recv_opts {
+	struct vj_chan_opts	ring;
+	unsigned long		count;		/* 0: no limit */
+	double			seconds;	/* 0: no limit */
+	int			verify;
+	int			quiet;
+	const char		*ready_file;
+};
+
+struct recv_stats {
+	unsigned long long	packets;
+	unsigned long long	bytes;
+	unsigned long long	bad_payload;	/* not UDP or not the pattern */
+	unsigned long long	out_of_order;	/* seq below the next expected */
+	unsigned long long	gaps;		/* jumps forward in seq */
+	unsigned long long	lost;		/* seqs skipped by those jumps */
+	int			have_seq;
+	uint32_t		next_seq;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: vjchan-recv [options] FLOWSPEC...\n"
+"Receive the packets of a flow through a vjchan channel.\n"
+"\n"
+"  -e, --entries N      ring descriptors (power of two, 8..32768)\n"
+"  -b, --buf-size N     bytes per buffer (power of two, 2048..65536)\n"
+"  -c, --count N        stop after N packets\n"
+"  -t, --timeout SECS   stop after SECS seconds\n"
+"  -v, --verify         check the payload pattern and the sequence\n"
+"  -q, --quiet          no line per packet, only the summary\n"
+"      --ready-file F   create F once the channel is bound and mapped\n"
+"  -h, --help           this text\n"
+"\n"
+"FLOWSPEC: KIND [sport N] [dport N] [saddr A] [daddr A] [dev NAME|ifindex N]\n"
+"          [proto P], KIND one of ip4 ip6 udp4 udp6 tcp4 tcp6 udplite4\n"
+"          udplite6 sctp4 sctp6 dccp4 dccp6; e.g. \"udp4 dport 9000\".\n"
+"\n"
+"Exit status: 0 on success; 1 on error or, with --verify, if a payload\n"
+"was bad, the sequence had gaps or went backwards, or fewer than -c\n"
+"packets arrived; 2 for bad usage.\n");
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Parse a decimal unsigned number that is the whole of @s. */
+static int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return *s < '0' || *s > '9' || *end || errno ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, struct recv_opts *o,
+		      struct vj_flow *flow)
+{
+	static const struct option longopts[] = {
+		{ "entries",	required_argument,	NULL, 'e' },
+		{ "buf-size",	required_argument,	NULL, 'b' },
+		{ "count",	required_argument,	NULL, 'c' },
+		{ "timeout",	required_argument,	NULL, 't' },
+		{ "verify",	no_argument,		NULL, 'v' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "ready-file",	required_argument,	NULL, 'R' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	char spec[512] = "";
+	unsigned long v;
+	size_t len = 0;
+	char *end;
+	int c, err;
+
+	while ((c = getopt_long(argc, argv, "e:b:c:t:vqh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'e':
+		case 'b':
+			if (parse_ulong(optarg, &v) || !v || v > UINT32_MAX) {
+				fprintf(stderr, "vjchan-recv: bad -%c: %s\n",
+					c, optarg);
+				return 2;
+			}
+			if (c == 'e')
+				o->ring.entries = v;
+			else
+				o->ring.buf_size = v;
+			break;
+		case 'c':
+			if (parse_ulong(optarg, &o->count)) {
+				fprintf(stderr, "vjchan-recv: bad count: %s\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			errno = 0;
+			o->seconds = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->seconds >= 0)) {
+				fprintf(stderr, "vjchan-recv: bad timeout: %s\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'v':
+			o->verify = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'R':
+			o->ready_file = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind == argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (; optind < argc; optind++) {
+		c = snprintf(spec + len, sizeof(spec) - len, "%s%s",
+			     len ? " " : "", argv[optind]);
+		if (c < 0 || (size_t)c >= sizeof(spec) - len) {
+			fprintf(stderr, "vjchan-recv: flow spec too long\n");
+			return 2;
+		}
+		len += c;
+	}
+	err = vj_flow_parse(spec, flow);
+	if (err) {
+		fprintf(stderr, "vjchan-recv: bad flow spec \"%s\": %s\n",
+			spec, strerror(-err));
+		return 2;
+	}
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Create the ready file, holding our pid. */
+static int touch_ready(const char *path)
+{
+	char buf[32];
+	int fd, n;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (write(fd, buf, n) != n) {
+		close(fd);
+		return -EIO;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+/* Update the sequence counters for a packet carrying @seq. */
+static void track_seq(struct recv_stats *s, uint32_t seq)
+{
+	int32_t d = (int32_t)(seq - s->next_seq);
+
+	if (s->have_seq && d < 0) {
+		s->out_of_order++;
+		return;
+	}
+	if (s->have_seq && d > 0) {
+		s->gaps++;
+		s->lost += (uint32_t)d;
+	}
+	s->have_seq = 1;
+	s->next_seq = seq + 1;
+}
+
+/* Print descriptor flags as NAME,NAME or "-". */
+static void print_flags(__u32 flags)
+{
+	static const struct {
+		__u32		bit;
+		const char	*name;
+	} names[] = {
+		{ VJ_DESC_F_L2,		"L2" },
+		{ VJ_DESC_F_TRUNC,	"TRUNC" },
+		{ VJ_DESC_F_DRIVER,	"DRIVER" },
+	};
+	const char *sep = "";
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (flags & names[i].bit) {
+			printf("%s%s", sep, names[i].name);
+			sep = ",";
+			flags &= ~names[i].bit;
+		}
+	}
+	if (flags)
+		printf("%s0x%x", sep, flags);
+	else if (!*sep)
+		printf("-");
+}
+
+/* Account for, check and print one received packet. */
+static void handle(struct vj_chan *ch, const struct vj_desc *ring_desc,
+		   const struct recv_opts *o, struct recv_stats *s)
+{
+	const void *pkt, *payload = NULL;
+	struct vj_desc d;
+	__u32 len, plen = 0;
+	uint32_t seq = 0;
+	int ok = 0;
+
+	vj_desc_copy(ring_desc, &d);
+	pkt = vj_pkt(ch, &d, &len);
+	if (!pkt)
+		return;
+	s->packets++;
+	s->bytes += len;
+	payload = vj_udp_payload(&d, pkt, len, &plen);
+	if (payload && plen >= 4)
+		ok = !vj_pattern_check(payload, plen, &seq);
+
+	if (o->verify) {
+		if (ok)
+			track_seq(s, seq);
+		else
+			s->bad_payload++;
+	}
+	if (o->quiet)
+		return;
+	printf("ifindex=%u len=%u flags=", d.ifindex, len);
+	print_flags(d.flags);
+	if (payload && plen >= 4)
+		printf(" seq=%u%s\n", seq, ok ? "" : " bad");
+	else
+		printf(" seq=-\n");
+}
+
+static void summary(struct vj_chan *ch, const struct recv_opts *o,
+		    const struct recv_stats *s)
+{
+	struct vj_statistics st;
+	int err;
+
+	printf("received %llu\n", s->packets);
+	printf("bytes %llu\n", s->bytes);
+	if (o->verify) {
+		printf("bad_payload %llu\n", s->bad_payload);
+		printf("out_of_order %llu\n", s->out_of_order);
+		printf("gaps %llu\n", s->gaps);
+		printf("lost %llu\n", s->lost);
+	}
+	printf("bad_desc %llu\n", (unsigned long long)ch->bad_desc);
+	err = vj_chan_stats(ch, &st);
+	if (err) {
+		fprintf(stderr, "vjchan-recv: VJ_STATISTICS: %s\n",
+			strerror(-err));
+		return;
+	}
+	printf("rx_packets %llu\n", (unsigned long long)st.rx_packets);
+	printf("rx_bytes %llu\n", (unsigned long long)st.rx_bytes);
+	printf("rx_ring_full %llu\n", (unsigned long long)st.rx_ring_full);
+	printf("rx_invalid_cons %llu\n",
+	       (unsigned long long)st.rx_invalid_cons);
+	printf("rx_truncated %llu\n", (unsigned long long)st.rx_truncated);
+	printf("rx_driver %llu\n", (unsigned long long)st.rx_driver);
+}
+
+/* Receive until the count, the deadline or a signal; return the error. */
+static int receive(struct vj_chan *ch, const struct recv_opts *o,
+		   struct recv_stats *s)
+{
+	double deadline = o->seconds ? now() + o->seconds : 0, left;
+	unsigned int i, n, max;
+	int timeout, ret;
+	__u32 idx;
+
+	while (!stop && (!o->count || s->packets < o->count)) {
+		timeout = SLICE_MS;
+		if (deadline) {
+			left = deadline - now();
+			if (left <= 0)
+				break;
+			if (left * 1000 < timeout)
+				timeout = left * 1000 + 1;
+		}
+		ret = vj_wait(ch, timeout);
+		if (ret == -EINTR || !ret)
+			continue;
+		if (ret < 0)
+			return ret;
+
+		max = BATCH;
+		if (o->count && o->count - s->packets < max)
+			max = o->count - s->packets;
+		n = vj_peek(ch, max, &idx);
+		for (i = 0; i < n; i++)
+			handle(ch, vj_desc_at(ch, idx + i), o, s);
+		vj_release(ch, n);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct recv_opts o;
+	struct recv_stats s;
+	char text[VJ_FLOW_STRLEN];
+	struct sigaction sa;
+	struct vj_flow flow;
+	unsigned long long ch_bad_desc;
+	struct vj_chan ch;
+	int err, bad;
+
+	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
+	err = parse_args(argc, argv, &o, &flow);
+	if (err)
+		return err;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	err = vj_chan_open(&ch, &o.ring);
+	if (err) {
+		fprintf(stderr, "vjchan-recv: channel: %s%s\n", strerror(-err),
+			err == -EAFNOSUPPORT ?
+			" (is the vjchan module loaded?)" : "");
+		return 1;
+	}
+	err = vj_chan_bind(&ch, &flow);
+	if (err) {
+		vj_flow_format(&flow, text, sizeof(text));
+		fprintf(stderr, "vjchan-recv: bind %s: %s\n", text,
+			strerror(-err));
+		goto out;
+	}
+	err = vj_chan_map(&ch);
+	if (err) {
+		fprintf(stderr, "vjchan-recv: mmap: %s\n", strerror(-err));
+		goto out;
+	}
+	if (!o.quiet && !vj_chan_getflow(&ch, &flow) &&
+	    vj_flow_format(&flow, text, sizeof(text)) > 0)
+		fprintf(stderr, "vjchan-recv: receiving %s\n", text);
+	if (o.ready_file) {
+		err = touch_ready(o.ready_file);
+		if (err) {
+			fprintf(stderr, "vjchan-recv: %s: %s\n", o.ready_file,
+				strerror(-err));
+			goto out;
+		}
+	}
+
+	err = receive(&ch, &o, &s);
+	if (err == -ENODEV)
+		fprintf(stderr, "vjchan-recv: device gone\n");
+	else if (err)
+		fprintf(stderr, "vjchan-recv: wait: %s\n", strerror(-err));
+	summary(&ch, &o, &s);
+out:
+	ch_bad_desc = ch.bad_desc;
+	vj_chan_close(&ch);
+	bad = o.verify && (s.bad_payload || s.out_of_order || s.gaps ||
+			   ch_bad_desc || (o.count && s.packets < o.count));
+	return err || bad ? 1 : 0;
+}
