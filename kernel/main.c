@@ -16,9 +16,12 @@
 #include "vj_proc.h"
 #include "vj_socket.h"
 
+#define VJ_POOL_MAX	(1U << 20)
+
 static unsigned int pool_buffers = 1024;
 module_param(pool_buffers, uint, 0444);
-MODULE_PARM_DESC(pool_buffers, "global buffers for the driver API (default 1024)");
+MODULE_PARM_DESC(pool_buffers,
+		 "global buffers for the driver API (default 1024, at most 2^20)");
 
 unsigned int vj_net_id __read_mostly;
 
@@ -68,7 +71,7 @@ static int __init vj_init(void)
 {
 	int err;
 
-	if (!pool_buffers)
+	if (!pool_buffers || pool_buffers > VJ_POOL_MAX)
 		return -EINVAL;
 	err = vj_pool_init(pool_buffers);
 	if (err)

@@ -4,6 +4,11 @@
  * time; the free ones sit in a ptr_ring, whose producer and consumer locks
  * are separate, so a driver taking buffers on one CPU and a consumer
  * returning them on another do not contend.
+ *
+ * The ptr_ring has twice as many slots as there are buffers: its consumer
+ * clears taken slots in batches, so up to a batch of slots that no longer
+ * hold a buffer still read as occupied, and a ring of exactly nbufs slots
+ * would refuse a put.
  */
 
 #include <linux/ptr_ring.h>
@@ -26,7 +31,7 @@ int vj_pool_init(unsigned int nbufs)
 	pool_bufs = kvcalloc(nbufs, sizeof(*pool_bufs), GFP_KERNEL);
 	if (!pool_bufs)
 		return -ENOMEM;
-	err = ptr_ring_init(&pool_free_ring, nbufs, GFP_KERNEL);
+	err = ptr_ring_init(&pool_free_ring, 2 * nbufs, GFP_KERNEL);
 	if (err)
 		goto err_free_bufs;
 	for (i = 0; i < nbufs; i++) {
@@ -81,8 +86,9 @@ void vj_pool_put(struct vj_buffer *buf)
 {
 	buf->dev = NULL;
 	buf->len = 0;
-	/* Cannot fail: the ring holds every buffer the pool owns. */
-	WARN_ON_ONCE(ptr_ring_produce_bh(&pool_free_ring, buf));
+	/* Cannot fail (see above); if it did, the buffer stays counted out. */
+	if (WARN_ON_ONCE(ptr_ring_produce_bh(&pool_free_ring, buf)))
+		return;
 	atomic_dec(&pool_out);
 }
 
