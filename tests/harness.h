@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-guest test suite for vjchan: shared declarations.
+ *
+ * Every case runs in a forked child with its own process group and an
+ * alarm; it passes by returning 0 and fails through fail(), which records
+ * the reason in memory shared with the runner and exits.  The runner
+ * prints exactly one line per case.
+ *
+ * The consumer side of the ring is implemented here from the uapi header
+ * alone (no libvjchan), with C11 acquire/release atomics.
+ */
+#ifndef _VJ_HARNESS_H
+#define _VJ_HARNESS_H
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <linux/vjchan.h>
+
+struct vj_case {
+	const char *name;
+	int (*fn)(void);
+	unsigned int timeout;		/* seconds; 0 means the default */
+};
+
+#define VJ_CASE(n, f)		{ .name = (n), .fn = (f) }
+#define VJ_CASE_T(n, f, t)	{ .name = (n), .fn = (f), .timeout = (t) }
+
+extern const struct vj_case abi_cases[];
+extern const struct vj_case bind_cases[];
+extern const struct vj_case mmap_cases[];
+extern const struct vj_case match_cases[];
+extern const struct vj_case match2_cases[];
+extern const struct vj_case ring_cases[];
+extern const struct vj_case driver_cases[];
+extern const struct vj_case hostile_cases[];
+extern const struct vj_case lifecycle_cases[];
+
+/* harness.c: reporting */
+extern int vj_case_index;
+void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fail_inherit(void) __attribute__((noreturn));
+const char *errname(int err);
+void vj_reason_setup(void);
+const char *vj_reason_text(void);
+const char *vj_step_text(void);
+void vj_reason_clear(void);
+
+#define EXIT_SKIP	77
+
+/* expr must fail with -1 and errno err. */
+#define EXPECT_ERR(expr, err, ...) do {					\
+	long __r = (long)(expr);					\
+	int __e = errno;						\
+	if (__r != -1 || __e != (err)) {				\
+		char __w[256];						\
+		snprintf(__w, sizeof(__w), __VA_ARGS__);		\
+		fail("%s: expected %s, got %s", __w, errname(err),	\
+		     __r == -1 ? errname(__e) : "success");		\
+	}								\
+} while (0)
+
+/* expr must not return -1. */
+#define EXPECT_OK(expr, ...) do {					\
+	long __r = (long)(expr);					\
+	int __e = errno;						\
+	if (__r == -1) {						\
+		char __w[256];						\
+		snprintf(__w, sizeof(__w), __VA_ARGS__);		\
+		fail("%s: %s", __w, errname(__e));			\
+	}								\
+} while (0)
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond))							\
+		fail(__VA_ARGS__);					\
+} while (0)
+
+/* Polls cond every 5 ms for at most ms milliseconds; true if it held. */
+#define WAIT_FOR(cond, ms) ({						\
+	uint64_t __end = now_ns() + (uint64_t)(ms) * 1000000ull;	\
+	bool __ok;							\
+	while (!(__ok = (cond)) && now_ns() < __end)			\
+		msleep(5);						\
+	__ok;								\
+})
+
+/* harness.c: time, processes, capabilities, namespaces */
+uint64_t now_ns(void);
+void msleep(unsigned int ms);
+uint16_t tport(unsigned int n);		/* a UDP port private to this case */
+void in_child(void (*fn)(void *), void *arg);
+void caps_drop(const int *caps, int n);
+void pin_cpu(int cpu);
+void netns_new(void);
+int netns_fd_self(void);
+void if_up(const char *name);
+unsigned int ifindex_of(const char *name);
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* harness.c: channels */
+struct vj_chan {
+	int fd;
+	uint8_t *map;
+	struct vj_mmap_offsets off;
+	_Atomic uint32_t *prod;
+	_Atomic uint32_t *cons;
+	_Atomic uint32_t *flags;
+	struct vj_desc *desc;
+	uint8_t *bufs;
+	uint32_t head;			/* our consumer index */
+};
+
+struct vj_pkt {
+	struct vj_desc d;
+	uint32_t slot;
+	uint8_t data[VJ_BUF_MAX_SIZE];
+};
+
+struct vj_flow flow4(uint8_t proto, const char *saddr, uint16_t sport,
+		     const char *daddr, uint16_t dport, uint32_t ifindex);
+struct vj_flow flow6(uint8_t proto, const char *saddr, uint16_t sport,
+		     const char *daddr, uint16_t dport, uint32_t ifindex);
+int vj_socket(void);
+int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size);
+int vj_bind(int fd, const struct vj_flow *f);
+struct vj_ring_req vj_get_ring(int fd);
+struct vj_mmap_offsets vj_get_offsets(int fd);
+struct vj_statistics vj_get_stats(int fd);
+uint64_t vj_stat_total(int fd);		/* rx_packets + rx_ring_full */
+bool vj_wait_total(int fd, uint64_t n, int ms);
+void chan_init(struct vj_chan *c, int fd);
+void chan_map(struct vj_chan *c);
+void chan_unmap(struct vj_chan *c);
+void chan_open(struct vj_chan *c, const struct vj_flow *f,
+	       uint32_t entries, uint32_t buf_size);
+void chan_close(struct vj_chan *c);
+uint32_t chan_producer(struct vj_chan *c);
+void chan_set_consumer(struct vj_chan *c, uint32_t v);
+uint32_t chan_pending(struct vj_chan *c);
+int chan_peek_at(struct vj_chan *c, uint32_t idx, struct vj_pkt *p);
+int chan_try(struct vj_chan *c, struct vj_pkt *p);
+int chan_recv(struct vj_chan *c, struct vj_pkt *p, int ms);
+void chan_expect_empty(struct vj_chan *c, const char *what);
+
+/* harness.c: packets */
+struct pkt_info {
+	int family;
+	uint8_t proto;
+	uint8_t tcp_flags;
+	bool frag;
+	union vj_addr saddr;
+	union vj_addr daddr;
+	uint16_t sport;			/* host order */
+	uint16_t dport;
+	uint32_t udp_len;		/* payload length per the UDP header */
+	const uint8_t *l3;
+	const uint8_t *payload;
+	uint32_t plen;			/* payload bytes present */
+};
+
+const char *pkt_parse(const struct vj_pkt *p, struct pkt_info *pi);
+void payload_fill(uint8_t *buf, uint32_t len, uint32_t seq);
+const char *payload_check(const uint8_t *buf, uint32_t len, uint32_t *seq);
+uint16_t csum_fold32(uint32_t sum);
+uint32_t csum_add(uint32_t sum, const void *buf, size_t len);
+const char *pkt_check_csums(const struct pkt_info *pi, bool udp);
+void pkt_expect_udp(const struct vj_pkt *p, struct pkt_info *pi,
+		    uint32_t *seq);
+
+/* harness.c: ordinary UDP traffic */
+struct udp_tx {
+	int fd;
+	int family;
+	struct sockaddr_storage dst;
+	socklen_t dlen;
+};
+
+int parse_addr(const char *s, uint16_t port, struct sockaddr_storage *ss,
+	       socklen_t *len);
+void tx_open(struct udp_tx *t, const char *saddr, uint16_t sport,
+	     const char *daddr, uint16_t dport);
+void tx_send(struct udp_tx *t, uint32_t seq, uint32_t len);
+void tx_close(struct udp_tx *t);
+void udp_send(const char *saddr, uint16_t sport, const char *daddr,
+	      uint16_t dport, uint32_t seq, uint32_t len);
+int udp_listen(const char *addr, uint16_t port);
+int udp_recv_seq(int fd, int ms, uint32_t *seq, uint32_t *len);
+
+/* t_match.c: where a datagram went (channel index, or these) */
+#define WITNESS		(-1)
+#define NOWHERE		(-2)
+#define SEQ_BASE	0x5a000000u
+
+int where_is(struct vj_chan *ch, int n, int witness, uint32_t want, int ms);
+void expect_route(struct vj_chan *ch, int n, int witness, const char *saddr,
+		  uint16_t sport, const char *daddr, uint16_t dport, int want,
+		  const char *what);
+
+/* harness.c: /proc and the test driver */
+long long pool_get(const char *key);
+bool pool_settled(int ms);
+long long live_baseline(void);
+int proc_chan_lines(void);
+int proc_chan_find(unsigned long ino, char fields[][64], int max);
+unsigned long sock_ino(int fd);
+int vjt_ifindex(void);			/* skips the case if vjtest0 is absent */
+int vjt_inject(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+long long vjt_stat(const char *key);
+
+#define VJT_LOCAL4	"198.51.100.1"
+#define VJT_PEER4	"198.51.100.2"
+#define VJT_LOCAL6	"2001:db8:100::1"
+#define VJT_PEER6	"2001:db8:100::2"
+
+#endif /* _VJ_HARNESS_H */

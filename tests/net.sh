@@ -1,0 +1,419 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Network-level tests of vjchan in the QEMU guest, run by run-guest.sh
+# after the C suite.  Prints one line per case: "ok NAME" or
+# "FAIL NAME: reason".
+#
+# Topology: the guest has eth0 and eth1 (virtio_net) on one QEMU hub.
+# eth1 moves into netns "peer", so traffic between the two crosses the
+# hub and arrives through virtio_net:
+#
+#   init ns                          netns peer
+#   eth0 192.0.2.1/24  ---- hub ---- eth1 192.0.2.2/24
+#        2001:db8::1/64                   2001:db8::2/64
+#
+#   vjv0 203.0.113.1/24 ---- veth ---- vjv1 203.0.113.2/24 (netns vjv)
+#
+# MODULE_UNLOAD_BUSY unloads and reloads the modules; it runs last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+export PATH="$top/tools:$top/tests:$PATH"
+
+tmp=$(mktemp -d /tmp/vj-net.XXXXXX)
+
+vjtest_setup() {
+	ip link set vjtest0 up &&
+	ip addr replace 198.51.100.1/24 dev vjtest0 &&
+	ip -6 addr replace 2001:db8:100::1/64 dev vjtest0 nodad
+}
+bgpids=()
+
+ok() {
+	echo "ok $1"
+}
+
+fail() {
+	local name=$1
+	shift
+	echo "FAIL $name: $*"
+}
+
+cleanup() {
+	local p
+	for p in "${bgpids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	ip netns del vjv 2>/dev/null
+	ip link del vjv0 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# wait_file FILE SECS: true once FILE exists.
+wait_file() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# recv_start NAME ARGS...: vjchan-recv in the background; sets $rpid.
+# Output goes to $tmp/NAME.out; returns once the channel is bound.
+recv_start() {
+	local name=$1
+	shift
+	rm -f "$tmp/$name.ready"
+	vjchan-recv --ready-file "$tmp/$name.ready" "$@" >"$tmp/$name.out" 2>&1 &
+	rpid=$!
+	bgpids+=("$rpid")
+	wait_file "$tmp/$name.ready" 10
+}
+
+# recv_wait PID: exit status of that vjchan-recv.
+recv_wait() {
+	wait "$1"
+}
+
+field() {	# field FILE KEY: the value of "KEY N" in a vjchan-recv summary
+	sed -n "s/^$2 \([0-9]*\)$/\1/p" "$1" | tail -n 1
+}
+
+setup_peer() {
+	local e
+	for e in eth0 eth1; do
+		[ -e /sys/class/net/$e ] || { echo "no $e in the guest"; return 1; }
+	done
+	ip netns del peer 2>/dev/null
+	ip netns add peer || return 1
+	ip link set eth1 netns peer || return 1
+	ip addr add 192.0.2.1/24 dev eth0 &&
+	ip -6 addr add 2001:db8::1/64 dev eth0 nodad &&
+	ip link set eth0 up &&
+	ip -n peer link set lo up &&
+	ip -n peer addr add 192.0.2.2/24 dev eth1 &&
+	ip -n peer -6 addr add 2001:db8::2/64 dev eth1 nodad &&
+	ip -n peer link set eth1 up || return 1
+	# Carrier and the hub take a moment under TCG.
+	local i
+	for i in $(seq 50); do
+		ping -c 1 -W 1 192.0.2.2 >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	echo "192.0.2.2 does not answer ping"
+	return 1
+}
+
+# e2e NAME KIND DADDR PORT: N datagrams from the peer through virtio_net
+# into a channel, every one verified, none lost.
+e2e() {
+	local name=$1 kind=$2 daddr=$3 port=$4 n=300 rc out
+	if ! recv_start "$name" --verify -q -e 1024 -c $n -t 20 \
+			$kind dport $port; then
+		fail "$name" "vjchan-recv not ready: $(cat "$tmp/$name.out")"
+		return
+	fi
+	local r=$rpid
+	if ! out=$(ip netns exec peer vjchan-send -c $n -s 256 -r 500 \
+			"$daddr" "$port" 2>&1); then
+		fail "$name" "vjchan-send: $out"
+		kill "$r" 2>/dev/null
+		return
+	fi
+	recv_wait "$r"
+	rc=$?
+	local got full bad
+	got=$(field "$tmp/$name.out" received)
+	full=$(field "$tmp/$name.out" rx_ring_full)
+	bad=$(field "$tmp/$name.out" bad_payload)
+	if [ "$rc" -ne 0 ] || [ "$got" != "$n" ]; then
+		fail "$name" "vjchan-recv exit $rc, received ${got:-?} of $n" \
+			"(rx_ring_full ${full:-?}, bad_payload ${bad:-?})"
+		sed 's/^/# /' "$tmp/$name.out" | tail -n 20 >&2
+	elif [ "${full:-0}" != 0 ] || [ "${bad:-0}" != 0 ]; then
+		fail "$name" "rx_ring_full $full bad_payload $bad"
+	else
+		ok "$name"
+	fi
+}
+
+# Channels that stay bound during the default-path cases.
+hold_channels() {
+	recv_start hold4 -q -t 120 udp4 dport 9100 || return 1
+	hold4=$rpid
+	recv_start hold6 -q -t 120 udp6 dport 9101 || return 1
+	hold6=$rpid
+	recv_start holdtcp -q -t 120 tcp4 dport 9102 || return 1
+	holdtcp=$rpid
+}
+
+release_channels() {
+	kill "$hold4" "$hold6" "$holdtcp" 2>/dev/null
+	wait "$hold4" "$hold6" "$holdtcp" 2>/dev/null
+}
+
+t_ping() {
+	local why=
+	ping -c 3 -i 0.2 -W 2 192.0.2.2 >/dev/null 2>&1 || why+=" v4-out"
+	ip netns exec peer ping -c 3 -i 0.2 -W 2 192.0.2.1 >/dev/null 2>&1 ||
+		why+=" v4-in"
+	ping -6 -c 3 -i 0.2 -W 2 2001:db8::2 >/dev/null 2>&1 || why+=" v6-out"
+	ip netns exec peer ping -6 -c 3 -i 0.2 -W 2 2001:db8::1 >/dev/null 2>&1 ||
+		why+=" v6-in"
+	if [ -n "$why" ]; then
+		fail DEFAULT_PATH_PING "no answer:$why"
+	else
+		ok DEFAULT_PATH_PING
+	fi
+}
+
+# A TCP server in this ns counting the bytes a client in the peer sends.
+tcp_server_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(1)
+s.settimeout(20)
+open(sys.argv[3], "w").close()
+c, _ = s.accept()
+c.settimeout(20)
+n = 0
+h = 0
+while True:
+    b = c.recv(65536)
+    if not b:
+        break
+    for x in b:
+        if x != (n * 7 + 3) & 0xff:
+            h += 1
+        n += 1
+c.sendall(("%d %d\n" % (n, h)).encode())
+c.close()
+'
+tcp_client_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+c = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+total = int(sys.argv[3])
+data = bytes(((i * 7 + 3) & 0xff) for i in range(total))
+c.sendall(data)
+c.shutdown(socket.SHUT_WR)
+r = b""
+while True:
+    b = c.recv(100)
+    if not b:
+        break
+    r += b
+print(r.decode().strip())
+'
+
+t_tcp() {
+	local addr port=5001 total=300000 got why=
+	for addr in 192.0.2.1 2001:db8::1; do
+		rm -f "$tmp/tcp.ready"
+		timeout 30 python3 -c "$tcp_server_py" "$addr" $port \
+			"$tmp/tcp.ready" >/dev/null 2>&1 &
+		local sp=$!
+		bgpids+=("$sp")
+		if ! wait_file "$tmp/tcp.ready" 10; then
+			why+=" $addr: server did not start"
+			kill "$sp" 2>/dev/null
+			continue
+		fi
+		got=$(timeout 30 ip netns exec peer python3 -c "$tcp_client_py" \
+			"$addr" $port $total 2>&1)
+		wait "$sp" 2>/dev/null
+		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total"
+	done
+	if [ -n "$why" ]; then
+		fail DEFAULT_PATH_TCP "$why"
+	else
+		ok DEFAULT_PATH_TCP
+	fi
+}
+
+t_neigh() {
+	local why= st
+	ip neigh flush dev eth0 2>/dev/null
+	ip -n peer neigh flush dev eth1 2>/dev/null
+	ping -c 1 -W 2 192.0.2.2 >/dev/null 2>&1
+	ping -6 -c 1 -W 2 2001:db8::2 >/dev/null 2>&1
+	for st in "192.0.2.2" "2001:db8::2"; do
+		ip neigh show "$st" dev eth0 | grep -qE 'REACHABLE|STALE|DELAY|PROBE' ||
+			why+=" $st: '$(ip neigh show "$st" dev eth0)'"
+	done
+	for st in "192.0.2.1" "2001:db8::1"; do
+		ip -n peer neigh show "$st" dev eth1 |
+			grep -qE 'REACHABLE|STALE|DELAY|PROBE' ||
+			why+=" peer $st: '$(ip -n peer neigh show "$st" dev eth1)'"
+	done
+	if [ -n "$why" ]; then
+		fail DEFAULT_PATH_ARP_ND "unresolved:$why"
+	else
+		ok DEFAULT_PATH_ARP_ND
+	fi
+}
+
+udp_sink_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.settimeout(10)
+open(sys.argv[4], "w").close()
+n = 0
+try:
+    while n < int(sys.argv[3]):
+        b = s.recv(65536)
+        seq = int.from_bytes(b[:4], "big")
+        if all(b[i] == (seq + i) & 0xff for i in range(4, len(b))):
+            n += 1
+except socket.timeout:
+    pass
+print(n)
+'
+
+t_other_udp() {
+	local addr port=9200 n=20 got why= before after
+	before=$(sed -n '2,$p' /proc/net/vjchan | awk '{s += $11} END {print s + 0}')
+	for addr in 192.0.2.1 2001:db8::1; do
+		rm -f "$tmp/udp.ready"
+		python3 -c "$udp_sink_py" "$addr" $port $n "$tmp/udp.ready" \
+			>"$tmp/udp.out" 2>&1 &
+		local sp=$!
+		bgpids+=("$sp")
+		wait_file "$tmp/udp.ready" 10 || { why+=" $addr: no sink"; continue; }
+		ip netns exec peer vjchan-send -c $n -s 100 -r 200 "$addr" $port \
+			>/dev/null 2>&1 || why+=" $addr: vjchan-send failed"
+		wait "$sp"
+		got=$(cat "$tmp/udp.out")
+		[ "$got" = "$n" ] || why+=" $addr: sink got '$got' of $n"
+	done
+	after=$(sed -n '2,$p' /proc/net/vjchan | awk '{s += $11} END {print s + 0}')
+	[ "$before" = "$after" ] ||
+		why+=" bound channels counted $((after - before)) packets"
+	if [ -n "$why" ]; then
+		fail DEFAULT_PATH_OTHER_UDP "$why"
+	else
+		ok DEFAULT_PATH_OTHER_UDP
+	fi
+}
+
+t_veth() {
+	local n=200 rc got out
+	ip netns del vjv 2>/dev/null
+	ip link del vjv0 2>/dev/null
+	if ! { ip netns add vjv &&
+	       ip link add vjv0 type veth peer name vjv1 &&
+	       ip link set vjv1 netns vjv &&
+	       ip addr add 203.0.113.1/24 dev vjv0 &&
+	       ip link set vjv0 up &&
+	       ip -n vjv addr add 203.0.113.2/24 dev vjv1 &&
+	       ip -n vjv link set vjv1 up &&
+	       ip -n vjv link set lo up; }; then
+		fail VETH_RX "cannot set up the veth pair"
+		return
+	fi
+	if ! recv_start veth --verify -q -e 1024 -c $n -t 20 \
+			udp4 dport 9300 dev vjv0; then
+		fail VETH_RX "vjchan-recv not ready: $(cat "$tmp/veth.out")"
+		return
+	fi
+	local r=$rpid
+	out=$(ip netns exec vjv vjchan-send -c $n -s 512 -r 500 \
+		203.0.113.1 9300 2>&1) || fail VETH_RX "vjchan-send: $out"
+	recv_wait "$r"
+	rc=$?
+	got=$(field "$tmp/veth.out" received)
+	if [ "$rc" -ne 0 ] || [ "$got" != "$n" ]; then
+		fail VETH_RX "vjchan-recv exit $rc, received ${got:-?} of $n"
+		sed 's/^/# /' "$tmp/veth.out" | tail -n 20 >&2
+	else
+		ok VETH_RX
+	fi
+	ip netns del vjv
+	ip link del vjv0 2>/dev/null
+}
+
+refcnt() {
+	cat /sys/module/vjchan/refcnt 2>/dev/null
+}
+
+# rmmod_retry MOD: a released socket may drop its module reference only
+# after an RCU grace period.
+rmmod_retry() {
+	local i
+	for i in $(seq 30); do
+		rmmod "$1" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# MODULE_UNLOAD_BUSY: an open socket, and a mapping whose fd was closed,
+# each keep vjchan loaded; once released it unloads; then reload both.
+t_unload_busy() {
+	local why= h
+	rmmod_retry vjtest || { fail MODULE_UNLOAD_BUSY "rmmod vjtest: $(rmmod vjtest 2>&1)"; return; }
+	local base
+	base=$(refcnt)
+	for mode in "-p 9400" "-c -p 9401" "-c"; do
+		rm -f "$tmp/hold.ready"
+		vj_hold $mode "$tmp/hold.ready" &
+		h=$!
+		bgpids+=("$h")
+		if ! wait_file "$tmp/hold.ready" 10; then
+			why+=" vj_hold $mode did not start;"
+			kill "$h" 2>/dev/null
+			continue
+		fi
+		[ "$(refcnt)" -gt "$base" ] ||
+			why+=" vj_hold $mode: refcnt $(refcnt), base $base;"
+		if rmmod vjchan 2>/dev/null; then
+			why+=" rmmod succeeded with vj_hold $mode running;"
+			insmod kernel/vjchan.ko
+		fi
+		kill "$h"
+		wait "$h" || why+=" vj_hold $mode exit $?;"
+	done
+	rmmod_retry vjchan || why+=" rmmod after release: $(rmmod vjchan 2>&1);"
+	if ! insmod kernel/vjchan.ko || ! insmod kernel/vjtest.ko ||
+	   ! vjtest_setup; then
+		why+=" reload failed;"
+	fi
+	if [ -n "$why" ]; then
+		fail MODULE_UNLOAD_BUSY "$why"
+	else
+		ok MODULE_UNLOAD_BUSY
+	fi
+}
+
+if ! why=$(setup_peer 2>&1); then
+	for c in E2E_PEER_UDP4 E2E_PEER_UDP6 DEFAULT_PATH_PING DEFAULT_PATH_TCP \
+		 DEFAULT_PATH_ARP_ND DEFAULT_PATH_OTHER_UDP; do
+		fail $c "peer setup: $(echo "$why" | tail -n 1)"
+	done
+else
+	e2e E2E_PEER_UDP4 udp4 192.0.2.1 9000
+	e2e E2E_PEER_UDP6 udp6 2001:db8::1 9001
+	if hold_channels; then
+		t_ping
+		t_tcp
+		t_neigh
+		t_other_udp
+		release_channels
+	else
+		for c in DEFAULT_PATH_PING DEFAULT_PATH_TCP DEFAULT_PATH_ARP_ND \
+			 DEFAULT_PATH_OTHER_UDP; do
+			fail $c "cannot bind the channels that stay open"
+		done
+	fi
+fi
+t_veth
+t_unload_busy

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of `make check`: load vjchan and vjtest, run the C suite
+# (tests/vjchan_test) and the network tests (tests/net.sh), audit the
+# kernel log, unload the modules and print the closing line
+#   N passed, N failed[, N skipped]
+# Every case prints one line: "ok NAME", "FAIL NAME: reason" or
+# "skip NAME: reason".  Exits 1 if any case failed.
+#
+# Runs only inside the QEMU guest (scripts/vm.sh): it loads modules.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+
+if [ "${VJ_IN_VM:-}" != 1 ] && [ "${1:-}" != --i-am-a-guest ]; then
+	echo "run-guest.sh: refusing to run outside the test guest" >&2
+	exit 2
+fi
+
+log=$(mktemp /tmp/vj-results.XXXXXX)
+export PATH="$top/tools:$top/tests:$PATH"
+
+emit() {
+	echo "$*" | tee -a "$log"
+}
+
+summary() {
+	local p f s
+	p=$(grep -c '^ok ' "$log")
+	f=$(grep -c '^FAIL ' "$log")
+	s=$(grep -c '^skip ' "$log")
+	if [ "$s" -gt 0 ]; then
+		echo "$p passed, $f failed, $s skipped"
+	else
+		echo "$p passed, $f failed"
+	fi
+	[ "$f" -eq 0 ]
+}
+
+# Splat patterns; "BUG" and "WARNING" only as in real reports (not DEBUG).
+splat_re='(^|[^A-Z_])(WARNING|BUG)(:| at )|Oops|KASAN|UBSAN|lockdep|circular locking|Call Trace|kmemleak: [0-9]+ new suspected'
+
+# Prints the kernel log written after our start marker.
+log_since_start() {
+	dmesg | sed -n '/vjchan-tests: start/,$p'
+}
+
+# Splats, plus errors the modules themselves log (e.g. unreturned buffers).
+splats() {
+	log_since_start | grep -E "$splat_re"
+	dmesg -x 2>/dev/null | sed -n '/vjchan-tests: start/,$p' |
+		grep -E '^kern *:(emerg|alert|crit|err) *: .*vj' | sed 's/^kern *: *//'
+}
+
+vjtest_setup() {
+	ip link set vjtest0 up &&
+	ip addr replace 198.51.100.1/24 dev vjtest0 &&
+	ip -6 addr replace 2001:db8:100::1/64 dev vjtest0 nodad
+}
+
+echo "kernel: $(uname -r)"
+echo "<6>vjchan-tests: start" >/dev/kmsg
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+kml=/sys/kernel/debug/kmemleak
+[ -w "$kml" ] && echo clear >"$kml"
+
+# MODULE_LOAD: both modules load; nothing else can run otherwise.
+if [ ! -f kernel/vjchan.ko ] || [ ! -f kernel/vjtest.ko ]; then
+	emit "FAIL MODULE_LOAD: kernel/vjchan.ko or kernel/vjtest.ko not built"
+	summary
+	exit 1
+fi
+if ! out=$(insmod kernel/vjchan.ko 2>&1 && insmod kernel/vjtest.ko 2>&1); then
+	emit "FAIL MODULE_LOAD: insmod: $out"
+	summary
+	exit 1
+fi
+if ! vjtest_setup; then
+	emit "FAIL MODULE_LOAD: cannot configure vjtest0"
+	summary
+	exit 1
+fi
+emit "ok MODULE_LOAD"
+
+# The C suite: one line per case; check that every case reported.
+if [ ! -x tests/vjchan_test ]; then
+	emit "FAIL SUITE_COMPLETE: tests/vjchan_test not built"
+else
+	ncases=$(tests/vjchan_test -l | wc -l)
+	tests/vjchan_test 2>&1 | tee -a "$log"
+	nlines=$(grep -cE '^(ok|FAIL|skip) ' "$log")
+	if [ "$nlines" -ge $((ncases + 1)) ]; then
+		emit "ok SUITE_COMPLETE"
+	else
+		emit "FAIL SUITE_COMPLETE: $((nlines - 1)) of $ncases cases reported"
+	fi
+fi
+
+# Network-level tests (two NICs, veth, module unload while busy).
+bash tests/net.sh 2>&1 | tee -a "$log"
+
+# KERNEL_LOG_CLEAN: no splat since we started.
+if s=$(splats); [ -n "$s" ]; then
+	emit "FAIL KERNEL_LOG_CLEAN: $(echo "$s" | head -n 3 | tr '\n' '|')"
+	log_since_start | grep -E -B 5 -A 30 "$splat_re" | head -n 200 >&2
+else
+	emit "ok KERNEL_LOG_CLEAN"
+fi
+
+# MODULE_UNLOAD_CLEAN: both modules unload (a freed socket may take an
+# RCU grace period to drop its module reference) and unloading adds
+# nothing to the log that KERNEL_LOG_CLEAN would flag.
+unload() {
+	local m i
+	for m in vjtest vjchan; do
+		[ -d /sys/module/$m ] || continue
+		for i in $(seq 30); do
+			rmmod $m 2>/dev/null && break
+			sleep 0.2
+		done
+		[ -d /sys/module/$m ] && { echo "rmmod $m: $(rmmod $m 2>&1)"; return 1; }
+	done
+	return 0
+}
+nsplat=$(splats | wc -l)
+if ! why=$(unload); then
+	emit "FAIL MODULE_UNLOAD_CLEAN: $why"
+elif s=$(splats | tail -n +$((nsplat + 1))); [ -n "$s" ]; then
+	emit "FAIL MODULE_UNLOAD_CLEAN: new in the log after unload: $(echo "$s" | head -n 3 | tr '\n' '|')"
+	log_since_start | tail -n 100 >&2
+else
+	emit "ok MODULE_UNLOAD_CLEAN"
+fi
+
+# KMEMLEAK_CLEAN: only on kernels with kmemleak (the debug flavour).
+if [ -w "$kml" ]; then
+	echo scan >"$kml"; sleep 6; echo scan >"$kml"
+	if leaks=$(cat "$kml") && [ -n "$leaks" ]; then
+		emit "FAIL KMEMLEAK_CLEAN: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced objects"
+		head -n 100 <<<"$leaks" >&2
+	else
+		emit "ok KMEMLEAK_CLEAN"
+	fi
+fi
+
+summary
