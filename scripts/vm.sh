@@ -111,15 +111,15 @@ moddir=$(cd "$moddir" && pwd -P)
 cwd=$(cd "$cwd" && pwd -P) || die "no directory $cwd"
 guest_init=$top/tests/vm/guest-init.sh
 
-# The guest hides these host dirs behind fresh tmpfs mounts.
-for p in "$top" "$cwd"; do
-	case $p/ in
-	/tmp/*|/var/tmp/*|/run/*|/root/*|/mnt/*)
-		die "$p is hidden in the guest (tmpfs over /tmp /var/tmp /run /root /mnt)" ;;
-	esac
-done
+# The guest hides these host dirs behind fresh tmpfs mounts; the repository
+# is put back on top of them (vj.repo), other directories are not.
+case $cwd/ in
+$top/*) ;;
+/tmp/*|/var/tmp/*|/run/*|/root/*|/mnt/*)
+	die "$cwd is hidden in the guest (tmpfs over /tmp /var/tmp /run /root /mnt)" ;;
+esac
 # They travel on the kernel command line.
-for p in "$guest_init" "$moddir"; do
+for p in "$guest_init" "$moddir" "$top"; do
 	[[ $p =~ ^[[:graph:]]+$ ]] || die "path '$p' must not contain spaces"
 done
 
@@ -166,7 +166,7 @@ trap 'say "terminated"; exit 143' TERM HUP
 # they happen.  Generous stall/lockup thresholds: TCG on a busy host is slow.
 cmdline="console=ttyS0 loglevel=5 panic=-1 net.ifnames=0 mitigations=off edd=off"
 cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30"
-cmdline+=" vj.init=$guest_init vj.moddir=$moddir$append"
+cmdline+=" vj.init=$guest_init vj.moddir=$moddir vj.repo=$top$append"
 
 qemu=("$qemu_bin" -accel tcg,thread=multi -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none

@@ -13,7 +13,9 @@
 #
 # Kernel command line: vj.init=PATH (required), vj.moddir=PATH (host path of
 # /lib/modules/<guest kver>), vj.cache=loose|none (9p cache mode of the
-# host root), vj.overlay=0 (plain read-only root, needs /lib/modules).
+# host root), vj.overlay=0 (plain read-only root, needs /lib/modules),
+# vj.repo=PATH (host path of the repository, kept visible even where it lies
+# below one of the scratch mounts, e.g. a checkout under /tmp).
 PATH=/bin
 export PATH
 
@@ -32,11 +34,12 @@ mount -t devtmpfs devtmpfs /dev
 # The cpio may lack /dev/console; make sure stdio is the console.
 exec </dev/console >/dev/console 2>&1
 
-vjinit= moddir= cache=loose overlay=1
+vjinit= moddir= repo= cache=loose overlay=1
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	vj.init=*)	vjinit=${arg#vj.init=} ;;
 	vj.moddir=*)	moddir=${arg#vj.moddir=} ;;
+	vj.repo=*)	repo=${arg#vj.repo=} ;;
 	vj.cache=*)	cache=${arg#vj.cache=} ;;
 	vj.overlay=*)	overlay=${arg#vj.overlay=} ;;
 	esac
@@ -79,6 +82,14 @@ if [ -n "$moddir" ]; then
 	mount -o remount,bind,ro "$r/lib/modules/$kver" 2>/dev/null
 fi
 
+# The repository may lie below a scratch dir (a checkout in /tmp): hold it
+# aside and put it back on top afterwards.
+if [ -n "$repo" ]; then
+	[ -d "$r$repo" ] || die "repository $repo not visible in the host root"
+	mkdir -p /repohold
+	mount --bind "$r$repo" /repohold
+fi
+
 # Private scratch space, hiding whatever the host keeps there.
 for d in tmp var/tmp run root mnt; do
 	[ -d "$r/$d" ] || continue
@@ -88,6 +99,11 @@ for d in tmp var/tmp run root mnt; do
 	esac
 	mount -t tmpfs -o "mode=$mode" "vj${d#var/}" "$r/$d"
 done
+
+if [ -n "$repo" ]; then
+	mkdir -p "$r$repo" && mount --move /repohold "$r$repo" ||
+		die "cannot mount the repository at $repo"
+fi
 
 mkdir -p "$r/mnt/vjout"
 mount -t 9p -o "$p9,cache=none" vjout "$r/mnt/vjout" ||
