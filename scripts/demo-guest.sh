@@ -26,10 +26,12 @@ ping -c 1 -W 5 192.0.2.2 >/dev/null && echo "ping peer: ok (ARP and ICMP take th
 
 step "bind a channel to udp4 dport 9000 on eth0 and wait for 10 packets"
 ready=$(mktemp -u)
+out=$(mktemp)
 vjchan-recv --verify -c 10 -t 30 --ready-file "$ready" \
-	udp4 dport 9000 dev eth0 &
+	udp4 dport 9000 dev eth0 >"$out" 2>&1 &
 recv=$!
-for _ in $(seq 100); do [ -e "$ready" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -e "$ready" ] && break; sleep 0.1; done
+[ -e "$ready" ] || { echo "vjchan-recv did not start"; cat "$out"; exit 1; }
 
 step "channels while bound"
 vjchan-stat -c
@@ -37,8 +39,11 @@ vjchan-stat -c
 step "peer sends 10 datagrams of 200 bytes to 192.0.2.1:9000"
 ip netns exec peer vjchan-send -c 10 -s 200 -r 50 192.0.2.1 9000
 
-step "what vjchan-recv saw"
-wait "$recv"
+step "what vjchan-recv saw (one line per packet, then its summary)"
+rc=0
+wait "$recv" || rc=$?
+cat "$out"
+[ "$rc" -eq 0 ] || { echo "vjchan-recv failed ($rc)"; exit 1; }
 
 step "global counters"
 vjchan-stat -p

@@ -61,8 +61,11 @@ for m in $wanted; do
 	done < <(modprobe --show-depends -d "$modroot" -S "$kver" "$m")
 done
 
+# Contents only: the same files reached by another path are the same input.
 stamp=$( {
-	sha256sum "$0" "$init_src" "$busybox" "${mods[@]}"
+	for f in "${BASH_SOURCE[0]}" "$init_src" "$busybox" "${mods[@]}"; do
+		sha256sum <"$f"
+	done
 	echo "$kver"
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
