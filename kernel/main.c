@@ -16,7 +16,7 @@
 #include "vj_proc.h"
 #include "vj_socket.h"
 
-#define VJ_POOL_MAX	(1U << 20)
+#define VJ_POOL_MAX	(1024 * 1024)
 
 static unsigned int pool_buffers = 1024;
 module_param(pool_buffers, uint, 0444);

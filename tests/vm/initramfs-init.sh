@@ -12,7 +12,7 @@
 # busybox in RAM is done here; tests/vm/guest-init.sh only fills gaps.
 #
 # Kernel command line: vj.init=PATH (required), vj.moddir=PATH (host path of
-# /lib/modules/<guest kver>), vj.cache=loose|none (9p cache mode of the
+# /lib/modules/<guest kver>), vj.cache=none|loose (9p cache mode of the
 # host root), vj.overlay=0 (plain read-only root, needs /lib/modules),
 # vj.repo=PATH (host path of the repository, kept visible even where it lies
 # below one of the scratch mounts, e.g. a checkout under /tmp).
@@ -34,7 +34,8 @@ mount -t devtmpfs devtmpfs /dev
 # The cpio may lack /dev/console; make sure stdio is the console.
 exec </dev/console >/dev/console 2>&1
 
-vjinit= moddir= repo= cache=loose overlay=1
+# cache=none measured faster than loose here: loose reads ahead a lot.
+vjinit= moddir= repo= cache=none overlay=1
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	vj.init=*)	vjinit=${arg#vj.init=} ;;
