@@ -26,7 +26,7 @@ userspace:
 	$(MAKE) -C tools
 	$(MAKE) -C tests
 
-check: all
+check: all lint
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
 
 demo: all

@@ -254,6 +254,41 @@ static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
 }
 
 /*
+ * Take ring->lock and reserve the next slot.  Returns the slot with the lock
+ * held, or NULL, the lock released and the drop counted, if the ring is full.
+ */
+static struct vj_slot *ring_lock_reserve(struct vj_ring *ring)
+{
+	struct vj_slot *slot;
+
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve(ring);
+	if (!slot)
+		spin_unlock_bh(&ring->lock);
+	return slot;
+}
+
+/*
+ * Describe the packet in the slot being produced, @stored of its @len bytes
+ * being in the buffer, and count it.  Called with ring->lock held.
+ */
+static void ring_produce(struct vj_ring *ring, struct vj_desc *d,
+			 unsigned int len, unsigned int stored, int ifindex,
+			 u16 l3_off, __be16 proto, u32 flags)
+{
+	d->buf = ring->prod & ring->mask;
+	d->off = 0;
+	d->len = stored;
+	d->ifindex = ifindex;
+	d->l3_off = l3_off;
+	d->proto = proto;
+	d->flags = flags | (stored < len ? VJ_DESC_F_TRUNC : 0);
+	d->tstamp = ktime_get_ns();
+	ring_account(ring, d);
+	ring->prod++;
+}
+
+/*
  * Copy one skb, seen by the receive hook, into the ring.  skb->data is at
  * the network header; the link-layer header is copied in front of it when
  * there is one.  Returns false if the ring was full (the drop is counted).
@@ -263,40 +298,23 @@ bool vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 {
 	unsigned int l2 = 0, len, copy;
 	struct vj_slot *slot;
-	struct vj_desc *d;
 	u8 *dst;
 
 	if (skb_mac_header_was_set(skb))
 		l2 = skb_mac_header_len(skb);
 	len = l2 + skb->len;
 
-	spin_lock_bh(&ring->lock);
-	slot = ring_reserve(ring);
-	if (!slot) {
-		spin_unlock_bh(&ring->lock);
+	slot = ring_lock_reserve(ring);
+	if (!slot)
 		return false;
-	}
-	d = &slot->desc;
 	dst = ring->bufs + (size_t)(ring->prod & ring->mask) * ring->buf_size;
 	copy = min(len, ring->buf_size);
-	d->flags = 0;
-	if (l2) {
+	if (l2)
 		memcpy(dst, skb_mac_header(skb), min(l2, copy));
-		d->flags |= VJ_DESC_F_L2;
-	}
 	if (copy > l2 && skb_copy_bits(skb, 0, dst + l2, copy - l2))
 		copy = l2; /* cannot happen: skb->len bytes are there */
-	if (copy < len)
-		d->flags |= VJ_DESC_F_TRUNC;
-	d->buf = ring->prod & ring->mask;
-	d->off = 0;
-	d->len = copy;
-	d->ifindex = ifindex;
-	d->l3_off = l2;
-	d->proto = skb->protocol;
-	d->tstamp = ktime_get_ns();
-	ring_account(ring, d);
-	ring->prod++;
+	ring_produce(ring, &slot->desc, len, copy, ifindex, l2, skb->protocol,
+		     l2 ? VJ_DESC_F_L2 : 0);
 	if (!ring->npending)
 		ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
@@ -313,28 +331,14 @@ bool vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 		     u16 l3_off, __be16 proto)
 {
 	struct vj_slot *slot;
-	struct vj_desc *d;
 
-	spin_lock_bh(&ring->lock);
-	slot = ring_reserve(ring);
-	if (!slot) {
-		spin_unlock_bh(&ring->lock);
+	slot = ring_lock_reserve(ring);
+	if (!slot)
 		return false;
-	}
-	d = &slot->desc;
-	d->buf = ring->prod & ring->mask;
-	d->off = 0;
-	d->len = min(gbuf->len, ring->buf_size);
-	d->ifindex = gbuf->dev->ifindex;
-	d->l3_off = l3_off;
-	d->proto = proto;
-	d->flags = VJ_DESC_F_L2 | VJ_DESC_F_DRIVER;
-	if (d->len < gbuf->len)
-		d->flags |= VJ_DESC_F_TRUNC;
-	d->tstamp = ktime_get_ns();
 	slot->gbuf = gbuf;
-	ring_account(ring, d);
-	ring->prod++;
+	ring_produce(ring, &slot->desc, gbuf->len,
+		     min(gbuf->len, ring->buf_size), gbuf->dev->ifindex, l3_off,
+		     proto, VJ_DESC_F_L2 | VJ_DESC_F_DRIVER);
 	WRITE_ONCE(ring->npending, ring->npending + 1);
 	spin_unlock_bh(&ring->lock);
 	return true;

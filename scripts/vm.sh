@@ -47,7 +47,7 @@ qemu_bin=${VJ_QEMU:-qemu-system-x86_64}
 usage() {
 	sed -n '/^#   scripts\/vm.sh/,/^# Exit status/p' "${BASH_SOURCE[0]}" |
 		sed 's/^# \{0,1\}//; /^Exit status/d' >&2
-	exit 2
+	exit "${1:-2}"
 }
 
 say() {
@@ -83,7 +83,7 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--quiet-boot)	quiet=1; shift ;;
 	--no-lock)	lock=0; shift ;;
-	-h|--help)	usage ;;
+	-h|--help)	usage 0 ;;
 	--)		shift; break ;;
 	*)		die "unknown option '$1' (commands go after --)" ;;
 	esac
@@ -196,7 +196,7 @@ filter() {
 		fflush("/dev/stderr"); next
 	}
 	/^vj-guest: start$/ { running = 1; next }
-	/^vj-guest: exit [0-9]+$/ { running = 0; done = 1; next }
+	/^vj-guest: exit [0-9]+$/ { running = 0; next }
 	quiet && !running { next }
 	{ print; fflush() }'
 }
