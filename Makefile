@@ -3,6 +3,7 @@
 #   make          build the module, libvjchan, the tools and the tests
 #   make demo     boot a QEMU guest, send a UDP flow from a peer into a channel
 #   make check    run the whole test suite in a QEMU guest
+#   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
 #   make vm-run CMD='...'   run any command in the guest with vjchan loaded
 #
 # Kernel trees live in a cache outside the repository (VJ_CACHE, default
@@ -29,6 +30,20 @@ userspace:
 check: all lint
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
 
+# The whole suite on a debug kernel (KASAN, lockdep, kmemleak, UBSAN, ...)
+# built from linux-source-6.12 into the cache; the module is built against
+# it in out/debug, apart from kernel/*.ko.
+check-debug: deps userspace
+	@eval "$$(scripts/build-debug-kernel.sh)" && \
+		rm -rf out/debug && mkdir -p out/debug/kernel && \
+		cp -r include out/debug/ && \
+		cp kernel/*.[ch] kernel/Kbuild kernel/Makefile out/debug/kernel/ && \
+		rm -f out/debug/kernel/*.mod.c && \
+		$(MAKE) -C out/debug/kernel KDIR=$$VJ_KDIR && \
+		scripts/vm.sh --kernel $$VJ_VMLINUZ --moddir $$VJ_MODDIR \
+			--timeout 3000 -- \
+			'VJ_KO=out/debug/kernel bash tests/run-guest.sh'
+
 demo: all
 	scripts/vm.sh --timeout 300 -- bash scripts/demo-guest.sh
 
@@ -50,4 +65,4 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests clean
 
-.PHONY: all deps kernel userspace check demo vm-run lint clean
+.PHONY: all deps kernel userspace check check-debug demo vm-run lint clean

@@ -4,6 +4,7 @@
  * classification of the frames they receive into them.
  */
 
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <net/sock.h>
@@ -52,28 +53,40 @@ EXPORT_SYMBOL_GPL(vj_put_buffer);
 static struct vj_chan *rx_one(struct vj_buffer *buf)
 {
 	struct net_device *dev = buf->dev;
+	const struct ethhdr *eth;
 	struct vj_flow_key key;
 	struct vj_chan *chan;
 	__be16 proto;
 
 	vj_count(VJ_CNT_DRIVER_RX);
-	if (unlikely(buf->len > buf->size || !dev)) {
+	if (unlikely(!dev || buf->len > buf->size || buf->len < ETH_HLEN)) {
 		/* A driver bug: nothing sane to hand on. */
-		net_warn_ratelimited("vjchan: bad frame length %u\n", buf->len);
+		net_warn_ratelimited("bad frame from driver: len %u, dev %s\n",
+				     buf->len, dev ? netdev_name(dev) : "none");
 		vj_count(VJ_CNT_DRIVER_BAD);
 		vj_pool_put(buf);
 		return NULL;
 	}
 	if (vj_parse_frame(buf->data, buf->len, &key, &proto))
 		goto to_default;
+	/* Promiscuous receive: frames for other hosts are not ours. */
+	eth = buf->data;
+	if (!is_multicast_ether_addr(eth->h_dest) &&
+	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
+		goto to_default;
 	key.ifindex = dev->ifindex;
 	chan = vj_flow_lookup(vj_pernet(dev_net(dev)), &key);
 	if (!chan)
 		goto to_default;
-	if (!vj_ring_rx_gbuf(chan->ring, buf, ETH_HLEN, proto)) {
+	switch (vj_ring_rx_gbuf(chan->ring, buf, ETH_HLEN, proto)) {
+	case 0:
+		break;
+	case -ENOSPC:
 		vj_count(VJ_CNT_DRIVER_DROPPED);
 		vj_pool_put(buf);
 		return NULL;
+	default:	/* dead channel: as if it were not there */
+		goto to_default;
 	}
 	vj_count(VJ_CNT_DRIVER_CLAIMED);
 	return chan;

@@ -151,7 +151,13 @@ static int masks_rebuild(struct vj_net *vn, unsigned int family)
 	for (m = 0; m < VJ_NMASKS; m++)
 		if (vn->mask_refs[family][m])
 			new->mask[new->n++] = m;
-	sort(new->mask, new->n, sizeof(new->mask[0]), mask_cmp, NULL);
+	if (!new->n) {
+		/* The receive paths test for NULL: no work without channels. */
+		kfree(new);
+		new = NULL;
+	} else {
+		sort(new->mask, new->n, sizeof(new->mask[0]), mask_cmp, NULL);
+	}
 	rcu_assign_pointer(vn->masks[family], new);
 	if (old)
 		kfree_rcu(old, rcu);

@@ -32,6 +32,7 @@
 #include "vj_stats.h"
 
 #define VJ_HOOK_PRIORITY	(NF_IP_PRI_CONNTRACK_DEFRAG - 10)
+#define VJ_HOOK6_PRIORITY	(NF_IP6_PRI_CONNTRACK_DEFRAG - 10)
 
 /* Hand a packet whose key is filled in to its channel, if it has one. */
 static unsigned int hook_deliver(struct vj_net *vn, struct sk_buff *skb,
@@ -43,11 +44,21 @@ static unsigned int hook_deliver(struct vj_net *vn, struct sk_buff *skb,
 	chan = vj_flow_lookup(vn, key);
 	if (!chan)
 		return NF_ACCEPT;
+	/* GRO/GSO aggregates are not wire packets: leave them to the stack. */
+	if (skb_is_gso(skb)) {
+		vj_count(VJ_CNT_HOOK_GSO_PASSED);
+		return NF_ACCEPT;
+	}
 
-	if (!vj_ring_rx_skb(chan->ring, skb, key->ifindex)) {
+	switch (vj_ring_rx_skb(chan->ring, skb, key->ifindex)) {
+	case 0:
+		break;
+	case -ENOSPC:
 		vj_count(VJ_CNT_HOOK_DROPPED);
 		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
 		return NF_STOLEN;
+	default:	/* dead: its device went away under us */
+		return NF_ACCEPT;
 	}
 	vj_count(VJ_CNT_HOOK_CLAIMED);
 	chan->sk->sk_data_ready(chan->sk);
@@ -67,7 +78,6 @@ static unsigned int hook_ipv4(void *priv, struct sk_buff *skb,
 	if (ip_is_fragment(iph))
 		return NF_ACCEPT;
 	memset(&key, 0, sizeof(key));
-	key.family = 0;
 	key.proto = iph->protocol;
 	key.saddr[0] = iph->saddr;
 	key.daddr[0] = iph->daddr;
@@ -125,7 +135,7 @@ int vj_hook_register(struct vj_net *vn)
 		.priv = vn,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = VJ_HOOK_PRIORITY,
+		.priority = VJ_HOOK6_PRIORITY,
 	};
 	err = nf_register_net_hooks(vn->net, vn->hook_ops,
 				    ARRAY_SIZE(vn->hook_ops));

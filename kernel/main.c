@@ -33,20 +33,30 @@ static int __net_init vj_pernet_init(struct net *net)
 	return vj_proc_net_init(net);
 }
 
-/* Every socket holds its namespace, so no channel is left here. */
-static void __net_exit vj_pernet_exit(struct net *net)
+/*
+ * Unhook before the core's synchronize_rcu() that separates pre_exit from
+ * exit: after it no receive path can still be using vn, its table or its
+ * mask lists, which exit frees.
+ */
+static void __net_exit vj_pernet_pre_exit(struct net *net)
 {
 	struct vj_net *vn = vj_pernet(net);
 
-	vj_proc_net_exit(net);
 	mutex_lock(&vn->lock);
 	vj_hook_unregister(vn);
 	mutex_unlock(&vn->lock);
-	vj_flow_net_exit(vn);
+}
+
+/* Every user socket holds its namespace, so no channel is left here. */
+static void __net_exit vj_pernet_exit(struct net *net)
+{
+	vj_proc_net_exit(net);
+	vj_flow_net_exit(vj_pernet(net));
 }
 
 static struct pernet_operations vj_pernet_ops = {
 	.init = vj_pernet_init,
+	.pre_exit = vj_pernet_pre_exit,
 	.exit = vj_pernet_exit,
 	.id = &vj_net_id,
 	.size = sizeof(struct vj_net),

@@ -43,7 +43,8 @@ int vj_pool_init(unsigned int nbufs)
 			goto err_free_data;
 		}
 		buf->size = VJ_GBUF_SIZE;
-		ptr_ring_produce(&pool_free_ring, buf);
+		/* Nothing else can see the ring yet: no lock needed. */
+		__ptr_ring_produce(&pool_free_ring, buf);
 	}
 	pool_nbufs = nbufs;
 	return 0;
@@ -87,9 +88,9 @@ void vj_pool_put(struct vj_buffer *buf)
 	buf->dev = NULL;
 	buf->len = 0;
 	/* Cannot fail (see above); if it did, the buffer stays counted out. */
-	if (WARN_ON_ONCE(ptr_ring_produce_bh(&pool_free_ring, buf)))
-		return;
 	atomic_dec(&pool_out);
+	if (WARN_ON_ONCE(ptr_ring_produce_bh(&pool_free_ring, buf)))
+		atomic_inc(&pool_out);
 }
 
 unsigned int vj_pool_size(void)

@@ -30,6 +30,7 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_DEFAULT_NOMEM] = "default_nomem",
 	[VJ_CNT_HOOK_CLAIMED] = "hook_claimed",
 	[VJ_CNT_HOOK_DROPPED] = "hook_dropped",
+	[VJ_CNT_HOOK_GSO_PASSED] = "hook_gso_passed",
 	[VJ_CNT_CHANNELS_CREATED] = "channels_created",
 	[VJ_CNT_CHANNELS_DESTROYED] = "channels_destroyed",
 	[VJ_CNT_BYTES_PINNED] = "bytes_pinned",

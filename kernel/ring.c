@@ -6,6 +6,8 @@
  */
 
 #include <linux/capability.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -14,6 +16,7 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <net/checksum.h>
 
 #include "vj_ring.h"
 #include "vj_pool.h"
@@ -63,7 +66,7 @@ void vj_ring_offsets(const struct vj_ring_req *req, struct vj_mmap_offsets *off)
 	off->consumer = VJ_OFF_CONSUMER;
 	off->desc = VJ_OFF_DESC;
 	off->bufs = ring_bufs_off(req->entries);
-	off->size = off->bufs + (size_t)req->entries * req->buf_size;
+	off->size = PAGE_ALIGN(off->bufs + (size_t)req->entries * req->buf_size);
 	off->entries = req->entries;
 	off->buf_size = req->buf_size;
 }
@@ -119,6 +122,8 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req)
 	ring->buf_size = req->buf_size;
 	ring->size = off.size;
 	ring->bufs_off = off.bufs;
+	/* A channel that does not poll must not sit on the whole pool. */
+	ring->gbuf_cap = clamp(vj_pool_size() / 4, 1U, ring->entries);
 	spin_lock_init(&ring->lock);
 
 	err = ring_charge(ring);
@@ -254,18 +259,18 @@ static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
 }
 
 /*
- * Take ring->lock and reserve the next slot.  Returns the slot with the lock
- * held, or NULL, the lock released and the drop counted, if the ring is full.
+ * Reserve the next slot, with ring->lock held.  Returns the slot, or
+ * ERR_PTR(-ENOSPC) when the ring is full (the drop is counted) and
+ * ERR_PTR(-ENODEV) once the ring is dead.
  */
-static struct vj_slot *ring_lock_reserve(struct vj_ring *ring)
+static struct vj_slot *ring_reserve_slot(struct vj_ring *ring)
 {
 	struct vj_slot *slot;
 
-	spin_lock_bh(&ring->lock);
+	if (unlikely(ring->dead))
+		return ERR_PTR(-ENODEV);
 	slot = ring_reserve(ring);
-	if (!slot)
-		spin_unlock_bh(&ring->lock);
-	return slot;
+	return slot ?: ERR_PTR(-ENOSPC);
 }
 
 /*
@@ -289,59 +294,111 @@ static void ring_produce(struct vj_ring *ring, struct vj_desc *d,
 }
 
 /*
- * Copy one skb, seen by the receive hook, into the ring.  skb->data is at
- * the network header; the link-layer header is copied in front of it when
- * there is one.  Returns false if the ring was full (the drop is counted).
+ * Bytes of Ethernet header in front of skb->data (the network header at
+ * the hook), or 0: other link types and odd layouts (tunnels whose "mac
+ * header" is an outer IP header) are delivered from the network header.
  */
-bool vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
-		    int ifindex)
+static unsigned int skb_eth_len(const struct sk_buff *skb)
 {
-	unsigned int l2 = 0, len, copy;
+	int off;
+
+	if (!skb_mac_header_was_set(skb) || !skb->dev ||
+	    (skb->dev->type != ARPHRD_ETHER &&
+	     skb->dev->type != ARPHRD_LOOPBACK))
+		return 0;
+	off = -skb_mac_offset(skb);
+	return off == ETH_HLEN && off <= skb_headroom(skb) ? ETH_HLEN : 0;
+}
+
+/*
+ * A packet whose transport checksum is left to hardware (CHECKSUM_PARTIAL:
+ * local traffic on lo and veth, virtio's NEEDS_CSUM) carries only the
+ * pseudo-header sum; complete it in the copy, as skb_checksum_help() would.
+ */
+static void fix_partial_csum(const struct sk_buff *skb, u8 *dst,
+			     unsigned int l2, unsigned int copy)
+{
+	int start = skb_checksum_start_offset(skb);
+	unsigned int at;
+	__sum16 sum;
+
+	if (start < 0 || start >= skb->len)
+		return;
+	at = l2 + start + skb->csum_offset;
+	if (at + sizeof(sum) > copy)
+		return;
+	sum = csum_fold(skb_checksum(skb, start, skb->len - start, 0));
+	if (!sum)
+		sum = CSUM_MANGLED_0;
+	memcpy(dst + at, &sum, sizeof(sum));
+}
+
+/*
+ * Copy one skb, seen by the receive hook, into the ring.  skb->data is at
+ * the network header; an Ethernet header is copied in front of it when
+ * there is one.  Returns 0, -ENOSPC if the ring was full (the drop is
+ * counted) or -ENODEV if the ring is dead.
+ */
+int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
+		   int ifindex)
+{
+	unsigned int l2 = skb_eth_len(skb), len, copy;
 	struct vj_slot *slot;
 	u8 *dst;
 
-	if (skb_mac_header_was_set(skb))
-		l2 = skb_mac_header_len(skb);
 	len = l2 + skb->len;
-
-	slot = ring_lock_reserve(ring);
-	if (!slot)
-		return false;
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve_slot(ring);
+	if (IS_ERR(slot)) {
+		spin_unlock_bh(&ring->lock);
+		return PTR_ERR(slot);
+	}
 	dst = ring->bufs + (size_t)(ring->prod & ring->mask) * ring->buf_size;
 	copy = min(len, ring->buf_size);
 	if (l2)
-		memcpy(dst, skb_mac_header(skb), min(l2, copy));
-	if (copy > l2 && skb_copy_bits(skb, 0, dst + l2, copy - l2))
+		memcpy(dst, skb_mac_header(skb), l2);
+	if (skb_copy_bits(skb, 0, dst + l2, copy - l2))
 		copy = l2; /* cannot happen: skb->len bytes are there */
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		fix_partial_csum(skb, dst, l2, copy);
 	ring_produce(ring, &slot->desc, len, copy, ifindex, l2, skb->protocol,
 		     l2 ? VJ_DESC_F_L2 : 0);
 	if (!ring->npending)
 		ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
-	return true;
+	return 0;
 }
 
 /*
  * Queue a global buffer from the driver API.  It is not visible to user
  * space (which cannot map global buffers) until the consumer's next poll
- * copies it into the slot's own buffer: see vj_ring_flush().
- * Returns false if the ring was full; the caller still owns @gbuf then.
+ * copies it into the slot's own buffer: see vj_ring_flush().  A channel
+ * holds at most gbuf_cap global buffers; beyond that, frames are dropped
+ * as for a full ring.  Returns 0, -ENOSPC (ring full, counted) or -ENODEV
+ * (ring dead); on error the caller still owns @gbuf.
  */
-bool vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
-		     u16 l3_off, __be16 proto)
+int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
+		    u16 l3_off, __be16 proto)
 {
 	struct vj_slot *slot;
 
-	slot = ring_lock_reserve(ring);
-	if (!slot)
-		return false;
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve_slot(ring);
+	if (!IS_ERR(slot) && ring->npending >= ring->gbuf_cap) {
+		ring->stats.rx_ring_full++;
+		slot = ERR_PTR(-ENOSPC);
+	}
+	if (IS_ERR(slot)) {
+		spin_unlock_bh(&ring->lock);
+		return PTR_ERR(slot);
+	}
 	slot->gbuf = gbuf;
 	ring_produce(ring, &slot->desc, gbuf->len,
 		     min(gbuf->len, ring->buf_size), gbuf->dev->ifindex, l3_off,
 		     proto, VJ_DESC_F_L2 | VJ_DESC_F_DRIVER);
 	WRITE_ONCE(ring->npending, ring->npending + 1);
 	spin_unlock_bh(&ring->lock);
-	return true;
+	return 0;
 }
 
 /*
@@ -401,11 +458,18 @@ bool vj_ring_readable(struct vj_ring *ring)
 	return READ_ONCE(ring->cons) != READ_ONCE(ring->pub);
 }
 
-/* No packet follows: everything published stays readable. */
+/*
+ * The bound device is gone.  Refuse further packets, publish the driver
+ * frames still queued, then tell user space: after DEAD the producer index
+ * does not move again.  Process context.
+ */
 void vj_ring_set_dead(struct vj_ring *ring)
 {
 	spin_lock_bh(&ring->lock);
 	WRITE_ONCE(ring->dead, true);
+	spin_unlock_bh(&ring->lock);
+	vj_ring_flush(ring);
+	spin_lock_bh(&ring->lock);
 	smp_store_release(ring->flags, VJ_RING_F_DEAD); /* E, matches F */
 	spin_unlock_bh(&ring->lock);
 }

@@ -39,7 +39,7 @@ struct vj_sock {
 	bool bound;
 };
 
-static inline struct vj_sock *vj_sk(const struct sock *sk)
+static struct vj_sock *vj_sk(const struct sock *sk)
 {
 	return container_of(sk, struct vj_sock, sk);
 }
@@ -353,6 +353,9 @@ static int vj_create(struct net *net, struct socket *sock, int protocol,
 	struct vj_sock *vs;
 	struct sock *sk;
 
+	/* A kernel socket would not hold its namespace; none is needed. */
+	if (kern)
+		return -EPROTONOSUPPORT;
 	if (!ns_capable(net->user_ns, CAP_NET_RAW))
 		return -EPERM;
 	if (sock->type != SOCK_DGRAM)
@@ -360,7 +363,7 @@ static int vj_create(struct net *net, struct socket *sock, int protocol,
 	if (protocol)
 		return -EPROTONOSUPPORT;
 
-	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_proto, kern);
+	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_proto, 0);
 	if (!sk)
 		return -ENOMEM;
 	sock->ops = &vj_ops;

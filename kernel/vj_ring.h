@@ -95,6 +95,7 @@ struct vj_ring {
 	u32 pub;		/* producer index published to user space */
 	u32 cons;		/* last valid consumer index seen */
 	u32 npending;		/* slots in [pub, prod) holding a global buffer */
+	u32 gbuf_cap;		/* most global buffers it may hold */
 	bool dead;		/* device gone: nothing more will arrive */
 	struct vj_ring_stats stats;
 };
@@ -106,10 +107,10 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req);
 void vj_ring_destroy(struct vj_ring *ring);
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 
-bool vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
-		    int ifindex);
-bool vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
-		     u16 l3_off, __be16 proto);
+int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
+		   int ifindex);
+int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
+		    u16 l3_off, __be16 proto);
 void vj_ring_flush(struct vj_ring *ring);
 void vj_ring_poll_sync(struct vj_ring *ring);
 bool vj_ring_readable(struct vj_ring *ring);

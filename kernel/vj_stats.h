@@ -21,6 +21,7 @@ enum vj_counter {
 	VJ_CNT_DEFAULT_NOMEM,	/* default channel: lost, no skb */
 	VJ_CNT_HOOK_CLAIMED,	/* receive hook: copied into a channel */
 	VJ_CNT_HOOK_DROPPED,	/* receive hook: dropped, channel full */
+	VJ_CNT_HOOK_GSO_PASSED,	/* receive hook: aggregate left to the stack */
 	VJ_CNT_CHANNELS_CREATED,
 	VJ_CNT_CHANNELS_DESTROYED,
 	VJ_CNT_BYTES_PINNED,	/* ring memory currently allocated */

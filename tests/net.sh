@@ -20,6 +20,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
 export PATH="$top/tools:$top/tests:$PATH"
+# Where the modules under test are (make check-debug builds its own).
+export VJ_KO=${VJ_KO:-kernel}
 
 tmp=$(mktemp -d /tmp/vj-net.XXXXXX)
 
@@ -377,13 +379,13 @@ t_unload_busy() {
 			why+=" vj_hold $mode: refcnt $(refcnt), base $base;"
 		if rmmod vjchan 2>/dev/null; then
 			why+=" rmmod succeeded with vj_hold $mode running;"
-			insmod kernel/vjchan.ko
+			insmod "$VJ_KO/vjchan.ko"
 		fi
 		kill "$h"
 		wait "$h" || why+=" vj_hold $mode exit $?;"
 	done
 	rmmod_retry vjchan || why+=" rmmod after release: $(rmmod vjchan 2>&1);"
-	if ! insmod kernel/vjchan.ko || ! insmod kernel/vjtest.ko ||
+	if ! insmod "$VJ_KO/vjchan.ko" || ! insmod "$VJ_KO/vjtest.ko" ||
 	   ! vjtest_setup; then
 		why+=" reload failed;"
 	fi

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of `make check`: load vjchan and vjtest, run the C suite
-# (tests/vjchan_test) and the network tests (tests/net.sh), audit the
-# kernel log, unload the modules and print the closing line
+# (tests/vjchan_test), the network tests (tests/net.sh), the fuzzer
+# (tests/fuzz) and the stress test (tests/stress), audit the kernel log,
+# unload the modules and print the closing line
 #   N passed, N failed[, N skipped]
 # Every case prints one line: "ok NAME", "FAIL NAME: reason" or
 # "skip NAME: reason".  Exits 1 if any case failed.
@@ -20,6 +21,8 @@ fi
 
 log=$(mktemp /tmp/vj-results.XXXXXX)
 export PATH="$top/tools:$top/tests:$PATH"
+# Where the modules under test are (make check-debug builds its own).
+export VJ_KO=${VJ_KO:-kernel}
 
 emit() {
 	echo "$*" | tee -a "$log"
@@ -66,12 +69,12 @@ kml=/sys/kernel/debug/kmemleak
 [ -w "$kml" ] && echo clear >"$kml"
 
 # MODULE_LOAD: both modules load; nothing else can run otherwise.
-if [ ! -f kernel/vjchan.ko ] || [ ! -f kernel/vjtest.ko ]; then
-	emit "FAIL MODULE_LOAD: kernel/vjchan.ko or kernel/vjtest.ko not built"
+if [ ! -f "$VJ_KO/vjchan.ko" ] || [ ! -f "$VJ_KO/vjtest.ko" ]; then
+	emit "FAIL MODULE_LOAD: $VJ_KO/vjchan.ko or $VJ_KO/vjtest.ko not built"
 	summary
 	exit 1
 fi
-if ! out=$(insmod kernel/vjchan.ko 2>&1 && insmod kernel/vjtest.ko 2>&1); then
+if ! out=$(insmod "$VJ_KO/vjchan.ko" 2>&1 && insmod "$VJ_KO/vjtest.ko" 2>&1); then
 	emit "FAIL MODULE_LOAD: insmod: $out"
 	summary
 	exit 1
@@ -99,6 +102,42 @@ fi
 
 # Network-level tests (two NICs, veth, module unload while busy).
 bash tests/net.sh 2>&1 | tee -a "$log"
+
+# self_verdict NAME SECS CMD...: a program that prints its own verdict line
+# ("ok NAME" or "FAIL NAME: ..."); everything else it prints is context,
+# shown as it comes (a guest that dies mid-run still shows the fuzzer's
+# seed).  It bounds itself with an alarm; timeout is the backstop for a
+# process stuck in the kernel.  No verdict, or ok with a bad exit status,
+# is a failure.
+self_verdict() {
+	local name=$1 secs=$2 out st verdict
+	shift 2
+	if [ ! -x "$1" ]; then
+		emit "FAIL $name: $1 not built"
+		return
+	fi
+	vjtest_setup
+	out=$(mktemp /tmp/vj-self.XXXXXX)
+	timeout -k 10 "$secs" "$@" 2>&1 | tee "$out" |
+		grep --line-buffered -v -E "^(ok|FAIL|skip) $name([: ]|\$)"
+	st=${PIPESTATUS[0]}
+	verdict=$(grep -E "^(ok|FAIL) $name([: ]|\$)" "$out" | tail -n 1)
+	rm -f "$out"
+	if [[ $verdict == "FAIL $name"* ]] || { [ -n "$verdict" ] && [ "$st" -eq 0 ]; }; then
+		emit "$verdict"
+	elif [ "$st" -eq 124 ] || [ "$st" -eq 137 ]; then
+		emit "FAIL $name: killed after ${secs}s"
+	else
+		emit "FAIL $name: exit status $st${verdict:+ after \"$verdict\"}"
+	fi
+}
+
+# FUZZ: random and boundary syscall sequences, every result checked; the
+# seed is printed first (replay with tests/fuzz -s SEED).  STRESS: 64
+# channels under load from both CPUs and the driver API, consumers coming
+# and going, exact accounting.
+self_verdict FUZZ 90 tests/fuzz -t 20
+self_verdict STRESS 180 tests/stress -t 30
 
 # KERNEL_LOG_CLEAN: no splat since we started.
 if s=$(splats); [ -n "$s" ]; then

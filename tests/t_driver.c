@@ -409,66 +409,138 @@ static int t_driver_edge_lengths(void)
 	return 0;
 }
 
-/* Injects frames into a channel nobody polls until the pool runs dry. */
-static long long absorb(long long nbuf, uint32_t seq0)
+/* The most global buffers one channel may hold: pool_buffers / 4. */
+static long long gbuf_cap(long long nbuf, uint32_t entries)
 {
-	long long inj0 = vjt_stat("injected"), empty0 = pool_get("pool_empty");
-	int r;
+	long long cap = nbuf / 4;
 
-	r = vjt_inject("count=%lld saddr=%s daddr=%s sport=1000 dport=%u "
-		       "len=64 batch=1 seq=%u", nbuf + 16, VJT_PEER4, VJT_LOCAL4,
-		       tport(0), seq0);
-	CHECK(r == -ENOBUFS, "injecting %lld frames with %lld buffers: %s",
-	      nbuf + 16, nbuf, r ? errname(-r) : "success");
-	CHECK(pool_get("pool_empty") > empty0, "ENOBUFS but pool_empty did "
-	      "not grow");
-	return vjt_stat("injected") - inj0;
+	if (cap < 1)
+		cap = 1;
+	return cap < entries ? cap : entries;
 }
 
+/* Injects @n frames of sequence @seq0... for port @port. */
+static int inject_n(long long n, uint16_t port, uint32_t seq0)
+{
+	return vjt_inject("count=%lld saddr=%s daddr=%s sport=1000 dport=%u "
+			  "len=64 batch=1 seq=%u", n, VJT_PEER4, VJT_LOCAL4,
+			  port, seq0);
+}
+
+/* Reads @n frames with sequence numbers @seq0... from @c. */
+static int drain_seq(struct vj_chan *c, long long n, uint32_t seq0)
+{
+	long long i;
+
+	for (i = 0; i < n; i++) {
+		struct pkt_info pi;
+		uint32_t seq;
+
+		CHECK(chan_recv(c, &pkt, 3000), "frame %lld of %lld missing",
+		      i, n);
+		pkt_expect_udp(&pkt, &pi, &seq);
+		CHECK(seq == seq0 + i, "frame %lld has seq %u, not %llu", i,
+		      seq, seq0 + i);
+	}
+	return 0;
+}
+
+#define CAP_CHANNELS	4
+
 /*
- * The pool really has pool_buffers buffers, and gets every one back: a
- * channel with at least that many entries, not polled, absorbs exactly
- * pool_buffers frames before vj_get_buffer() fails; poll() copies them
- * out and returns the buffers; a second round absorbs exactly as many.
+ * The pool really has pool_buffers buffers, and gets every one back: four
+ * channels, not polled, each absorb their share (a channel may hold at most
+ * pool_buffers / 4), which empties the pool exactly, so the next frame
+ * fails with ENOBUFS; poll() copies them out and returns the buffers; a
+ * second round absorbs exactly as many.
  */
 static int t_driver_pool_capacity(void)
 {
-	long long nbuf = pool_get("pool_buffers"), got;
+	long long nbuf = pool_get("pool_buffers"), cap, empty0;
+	uint32_t entries = VJ_RING_MIN_ENTRIES;
+	struct vj_chan c[CAP_CHANNELS];
+	int round, j, r;
+
+	vjt_ifindex();
+	if (nbuf % CAP_CHANNELS || nbuf / CAP_CHANNELS > VJ_RING_MAX_ENTRIES)
+		skip("pool_buffers %lld is not 4 rings' worth", nbuf);
+	while (entries < nbuf / CAP_CHANNELS)
+		entries *= 2;
+	cap = gbuf_cap(nbuf, entries);
+	CHECK(pool_settled(3000), "pool_free %lld of %lld at the start",
+	      pool_get("pool_free"), nbuf);
+	for (j = 0; j < CAP_CHANNELS; j++) {
+		struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4,
+					 tport(j), 0);
+
+		chan_open(&c[j], &f, entries, 2048);
+	}
+	for (round = 0; round < 2; round++) {
+		step("round %d: absorbing", round);
+		for (j = 0; j < CAP_CHANNELS; j++) {
+			r = inject_n(cap, tport(j), round * 100000 + j * 10000);
+			CHECK(!r, "round %d: channel %d: injecting %lld: %s",
+			      round, j, cap, errname(-r));
+		}
+		CHECK(pool_get("pool_free") == 0, "round %d: %lld frames held "
+		      "but pool_free %lld", round, nbuf, pool_get("pool_free"));
+		empty0 = pool_get("pool_empty");
+		r = inject_n(1, tport(0), 999999);
+		CHECK(r == -ENOBUFS, "round %d: frame beyond the pool: %s",
+		      round, r ? errname(-r) : "success");
+		CHECK(pool_get("pool_empty") > empty0, "ENOBUFS but pool_empty "
+		      "did not grow");
+		step("round %d: draining", round);
+		for (j = 0; j < CAP_CHANNELS; j++)
+			if (drain_seq(&c[j], cap, round * 100000 + j * 10000))
+				return 1;
+		CHECK(pool_settled(3000), "round %d: pool_free %lld of %lld "
+		      "after draining", round, pool_get("pool_free"), nbuf);
+	}
+	for (j = 0; j < CAP_CHANNELS; j++)
+		chan_close(&c[j]);
+	return 0;
+}
+
+/*
+ * A channel that does not poll cannot sit on the whole pool: with a ring
+ * big enough for every buffer, it holds pool_buffers / 4 and the rest of
+ * its frames are dropped and counted as rx_ring_full; the pool keeps the
+ * other buffers for everyone else.
+ */
+static int t_driver_gbuf_cap(void)
+{
+	long long nbuf = pool_get("pool_buffers"), cap;
 	uint32_t entries = VJ_RING_MIN_ENTRIES;
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4, tport(0),
 				 0);
+	struct vj_statistics st0, st;
 	struct vj_chan c;
-	int round, i;
+	int r;
 
 	vjt_ifindex();
 	while (entries < nbuf && entries < VJ_RING_MAX_ENTRIES)
 		entries *= 2;
-	if (entries < nbuf)
-		skip("pool_buffers %lld exceeds the largest ring", nbuf);
+	cap = gbuf_cap(nbuf, entries);
 	CHECK(pool_settled(3000), "pool_free %lld of %lld at the start",
 	      pool_get("pool_free"), nbuf);
 	chan_open(&c, &f, entries, 2048);
-	for (round = 0; round < 2; round++) {
-		step("round %d: absorbing", round);
-		got = absorb(nbuf, round * 100000);
-		CHECK(got == nbuf, "round %d: the pool gave out %lld buffers, "
-		      "pool_buffers says %lld", round, got, nbuf);
-		CHECK(pool_get("pool_free") == 0, "round %d: pool dry but "
-		      "pool_free %lld", round, pool_get("pool_free"));
-		step("round %d: draining", round);
-		for (i = 0; i < got; i++) {
-			struct pkt_info pi;
-			uint32_t seq;
-
-			CHECK(chan_recv(&c, &pkt, 3000),
-			      "round %d: frame %d of %lld missing", round, i, got);
-			pkt_expect_udp(&pkt, &pi, &seq);
-			CHECK(seq == (uint32_t)(round * 100000 + i),
-			      "round %d: frame %d has seq %u", round, i, seq);
-		}
-		CHECK(pool_settled(3000), "round %d: pool_free %lld of %lld "
-		      "after draining", round, pool_get("pool_free"), nbuf);
-	}
+	st0 = vj_get_stats(c.fd);
+	r = inject_n(nbuf, tport(0), 0);
+	CHECK(!r, "injecting %lld frames: %s", nbuf, errname(-r));
+	st = vj_get_stats(c.fd);
+	CHECK(st.rx_packets - st0.rx_packets == (uint64_t)cap &&
+	      st.rx_ring_full - st0.rx_ring_full == (uint64_t)(nbuf - cap),
+	      "rx_packets +%llu, rx_ring_full +%llu; want +%lld, +%lld",
+	      (unsigned long long)(st.rx_packets - st0.rx_packets),
+	      (unsigned long long)(st.rx_ring_full - st0.rx_ring_full),
+	      cap, nbuf - cap);
+	CHECK(pool_get("pool_free") == nbuf - cap, "pool_free %lld, want %lld",
+	      pool_get("pool_free"), nbuf - cap);
+	if (drain_seq(&c, cap, 0))
+		return 1;
+	CHECK(pool_settled(3000), "pool_free %lld of %lld after draining",
+	      pool_get("pool_free"), nbuf);
 	chan_close(&c);
 	return 0;
 }
@@ -491,6 +563,7 @@ const struct vj_case driver_cases[] = {
 	VJ_CASE("DRIVER_DEFAULT_PATH6", t_driver_default_path6),
 	VJ_CASE_T("DRIVER_POOL_EXHAUST", t_driver_pool_exhaust, 120),
 	VJ_CASE_T("DRIVER_POOL_CAPACITY", t_driver_pool_capacity, 120),
+	VJ_CASE_T("DRIVER_GBUF_CAP", t_driver_gbuf_cap, 120),
 	VJ_CASE("DRIVER_POOL_RETURNED", t_driver_pool_returned),
 	{ NULL }
 };
