@@ -22,9 +22,12 @@
  *
  * Consumer threads own a share of the ports each, live one to four seconds
  * and are replaced; while alive they drain their rings (sometimes lazily,
- * so rings fill up), and close and rebind channels under load, sometimes
- * with packets still in the ring and sometimes leaving the port unbound
- * for a while.
+ * so rings fill up; sometimes not polling a big ring for a while, so that
+ * driver frames waiting in it for their copy hold pool buffers until the
+ * pool runs dry), and close and rebind channels under load, sometimes with
+ * packets still in the ring, sometimes without a last poll() (the frames
+ * not yet copied go back to the pool with the ring), and sometimes leaving
+ * the port unbound for a while.
  *
  * A datagram sent over lo during a close or a bind could land on either
  * side, so every port has a gate: a sender holds it around each send and
@@ -38,9 +41,12 @@
  *   rx_packets == consumed + left in the ring (producer - consumer)
  *   rx_driver  == driver frames among consumed + left
  *
- * and per port, sent == what the incarnations counted + what the stack got
- * while unbound.  Every received packet is checked (bounds, headers, port,
- * source, payload, per-sender order).  Globally, from /proc/net/vjchan_pool:
+ * (after a close without a last poll(), rx_packets - consumed - left is
+ * what still waited for its copy: at most the free part of the ring, and
+ * only behind a driver frame), and per port, sent == what the
+ * incarnations counted + what the stack got while unbound.  Every received
+ * packet is checked (bounds, headers, port, source, payload, per-sender
+ * order).  Globally, from /proc/net/vjchan_pool:
  * driver_rx == driver_claimed + driver_dropped + driver_bad + default_rx,
  * default_rx == default_to_stack + default_nomem, and each term against what
  * the channels and the stack saw; the pool must be whole, no channel live
@@ -150,8 +156,11 @@ struct port {
 	uint32_t last_lo[NSENDERS], last_inj;
 	bool have_lo[NSENDERS], have_inj;
 	bool broken;			/* a quiesce timed out once */
+	bool stalled;			/* its consumer does not poll it now */
+	uint64_t stall_end;
 	int pkt_fails;
 	uint64_t incs, incs_left, rx, full, drv, left, consumed;
+	uint64_t incs_abrupt, pending;
 };
 
 struct group {
@@ -597,7 +606,7 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 	static const uint32_t ents[] = { 8, 16, 32, 64, 256, 1024 };
 	struct vj_ring_req req = {
 		.entries = ents[below(r, ARRAY_SIZE(ents))],
-		.buf_size = chance(r, 80) ? 2048 : 4096,
+		.buf_size = 2048,
 	};
 	struct sockaddr_vj sa = { .svj_family = AF_VJCHAN };
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = p };
@@ -605,6 +614,9 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 	socklen_t l = sizeof(c->off);
 	int fd;
 
+	/* 4 KiB buffers for the smaller rings: the guest has 1 GiB. */
+	if (req.entries <= 256 && chance(r, 20))
+		req.buf_size = 4096;
 	pthread_mutex_lock(&p->gate);
 	quiesce_stack(p);
 	sa.svj_flow.family = AF_INET;
@@ -633,6 +645,7 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 	c->fd = fd;
 	c->head = 0;
 	c->consumed = c->consumed_drv = 0;
+	p->stalled = false;
 	epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
 	p->bound = true;
 	p->cur_lo = p->cur_inj = 0;
@@ -640,13 +653,20 @@ out:
 	pthread_mutex_unlock(&p->gate);
 }
 
-static void close_channel(struct port *p, int ep, bool drain_first)
+/*
+ * Close p's channel.  drain_first: consume what is there before the gate.
+ * abrupt: no poll() at all, so driver frames still waiting for their copy
+ * stay queued (the destructor must return their pool buffers); then only
+ * the published part of the ring can be read, and the rest is bounded.
+ */
+static void close_channel(struct port *p, int ep, bool drain_first,
+			  bool abrupt)
 {
 	struct chan *c = &p->ch;
 	struct vj_statistics st = { 0 };
-	uint64_t sent, start, end, left = 0, left_drv = 0;
+	uint64_t sent, start, end, left = 0, left_drv = 0, pend = 0, pend_drv;
 	uint32_t prod, i;
-	bool ok = false;
+	bool ok = false, bad;
 
 	if (drain_first)
 		drain(p);
@@ -654,9 +674,14 @@ static void close_channel(struct port *p, int ep, bool drain_first)
 	sent = p->cur_lo + p->cur_inj;
 	start = now_ns();
 	end = quiesce_end(p);
-	/* Wait until every datagram sent to this incarnation is counted. */
+	/*
+	 * Wait until every datagram sent to this incarnation is counted:
+	 * both receive paths count a packet when they queue it, whether or
+	 * not it is published yet.
+	 */
 	for (;;) {
-		flush(p);
+		if (!abrupt)
+			flush(p);
 		if (!get_stats(p, &st))
 			break;
 		if (st.rx_packets + st.rx_ring_full == sent) {
@@ -667,7 +692,8 @@ static void close_channel(struct port *p, int ep, bool drain_first)
 			break;
 		usleep(500);
 	}
-	flush(p);
+	if (!abrupt)
+		flush(p);
 	if (ok && get_stats(p, &st)) {
 		prod = producer(c);
 		left = prod - c->head;
@@ -679,14 +705,23 @@ static void close_channel(struct port *p, int ep, bool drain_first)
 		for (i = 0; i < left; i++)
 			if (check_pkt(p, c->head + i, false) == 1)
 				left_drv++;
-		if (prod != (uint32_t)st.rx_packets ||
-		    st.rx_packets != c->consumed + left ||
-		    st.rx_driver != c->consumed_drv + left_drv ||
-		    st.rx_driver > p->cur_inj ||
+		/* Counted but not published: waiting for a poll(). */
+		pend = st.rx_packets - c->consumed - left;
+		pend_drv = st.rx_driver - c->consumed_drv - left_drv;
+		if (abrupt)
+			/* In order behind a driver frame, or none at all. */
+			bad = st.rx_packets < c->consumed + left ||
+			      pend > c->off.entries - left ||
+			      st.rx_driver < c->consumed_drv + left_drv ||
+			      pend_drv > pend || (pend && !pend_drv);
+		else
+			bad = prod != (uint32_t)st.rx_packets || pend || pend_drv;
+		if (bad || st.rx_driver > p->cur_inj ||
 		    st.rx_packets - st.rx_driver > p->cur_lo ||
 		    st.rx_invalid_cons || st.rx_truncated)
-			record_fail("port %u incarnation %llu: sent lo %llu + driver %llu; counters packets %llu (driver %llu) ring_full %llu invalid_cons %llu truncated %llu; producer %u; consumed %llu (driver %llu) + left %llu (driver %llu)",
+			record_fail("port %u incarnation %llu%s: sent lo %llu + driver %llu; counters packets %llu (driver %llu) ring_full %llu invalid_cons %llu truncated %llu; producer %u; consumed %llu (driver %llu) + left %llu (driver %llu)",
 				    p->num, (unsigned long long)p->incs,
+				    abrupt ? " (closed without poll)" : "",
 				    (unsigned long long)p->cur_lo,
 				    (unsigned long long)p->cur_inj,
 				    (unsigned long long)st.rx_packets,
@@ -710,12 +745,14 @@ static void close_channel(struct port *p, int ep, bool drain_first)
 		p->broken = true;
 		atomic_store(&quiesce_timed_out, 1);
 	}
+	p->incs_abrupt += abrupt;
+	p->pending += pend;
 	p->incs++;
-	p->incs_left += left > 0;
+	p->incs_left += left + pend > 0;
 	p->rx += st.rx_packets;
 	p->full += st.rx_ring_full;
 	p->drv += st.rx_driver;
-	p->left += left;
+	p->left += left + pend;
 	p->consumed += c->consumed;
 	p->inc_lo += p->cur_lo;
 	p->inc_inj += p->cur_inj;
@@ -725,6 +762,7 @@ static void close_channel(struct port *p, int ep, bool drain_first)
 	close(c->fd);
 	c->fd = -1;
 	p->bound = false;
+	p->stalled = false;
 	pthread_mutex_unlock(&p->gate);
 }
 
@@ -911,6 +949,8 @@ static void *consumer(void *arg)
 		 next_sweep = now;
 	struct epoll_event ev[64];
 	int ep = epoll_create1(EPOLL_CLOEXEC), i, n;
+	/* Ports g->id, g->id + NGROUPS, ... */
+	uint32_t mine = (nch - g->id + NGROUPS - 1) / NGROUPS;
 
 	for (i = g->id; i < nch; i += NGROUPS) {
 		ports[i].rebind_at = now + below(&r, 300) * MSEC;
@@ -927,17 +967,39 @@ static void *consumer(void *arg)
 		if (now >= next_sweep && !lazy) {
 			next_sweep = now + 50 * MSEC;
 			for (i = g->id; i < nch; i += NGROUPS)
-				if (ports[i].bound) {
+				if (ports[i].bound && !ports[i].stalled) {
 					flush(&ports[i]);
 					drain(&ports[i]);
 				}
 		}
+		/*
+		 * A stalled consumer does not poll a big ring for a while, so
+		 * driver frames pile up in it holding pool buffers until the
+		 * pool runs dry.
+		 */
+		if (chance(&r, 2)) {
+			struct port *p = &ports[g->id + NGROUPS * below(&r, mine)];
+
+			if (p->bound && !p->stalled && p->ch.off.entries >= 256) {
+				epoll_ctl(ep, EPOLL_CTL_DEL, p->ch.fd, NULL);
+				p->stalled = true;
+				p->stall_end = now + (300 + below(&r, 1200)) * MSEC;
+			}
+		}
+		for (i = g->id; i < nch; i += NGROUPS) {
+			struct port *p = &ports[i];
+			struct epoll_event e = { .events = EPOLLIN, .data.ptr = p };
+
+			if (p->bound && p->stalled && now >= p->stall_end) {
+				p->stalled = false;
+				epoll_ctl(ep, EPOLL_CTL_ADD, p->ch.fd, &e);
+			}
+		}
 		if (chance(&r, 8)) {
-			struct port *p = &ports[g->id + NGROUPS *
-						below(&r, (nch - g->id + NGROUPS - 1) / NGROUPS)];
+			struct port *p = &ports[g->id + NGROUPS * below(&r, mine)];
 
 			if (p->bound) {
-				close_channel(p, ep, chance(&r, 50));
+				close_channel(p, ep, chance(&r, 50), chance(&r, 25));
 				if (chance(&r, 50))
 					open_channel(p, ep, &r);
 				else
@@ -953,7 +1015,8 @@ static void *consumer(void *arg)
 	/* Leave: close every channel, some with packets still queued. */
 	for (i = g->id; i < nch; i += NGROUPS)
 		if (ports[i].bound)
-			close_channel(&ports[i], ep, chance(&r, 50));
+			close_channel(&ports[i], ep, chance(&r, 50),
+				      chance(&r, 25));
 	close(ep);
 	atomic_store(&g->running, 0);
 	return NULL;
@@ -1009,7 +1072,8 @@ int main(int argc, char **argv)
 		 sum_unb_inj = 0, sum_inc_lo = 0, sum_inc_inj = 0, sum_rx = 0,
 		 sum_full = 0, sum_drv = 0, sum_left = 0, sum_incs = 0,
 		 sum_incs_left = 0, sum_stk_lo = 0, sum_stk_inj = 0,
-		 uncl_inj = 0, uncl_stk = 0, sum_consumed = 0;
+		 uncl_inj = 0, uncl_stk = 0, sum_consumed = 0, sum_abrupt = 0,
+		 sum_pending = 0;
 	pthread_t snd[NSENDERS], inj, drn;
 	long old_backlog;
 	char why[256];
@@ -1183,6 +1247,8 @@ int main(int argc, char **argv)
 		sum_consumed += p->consumed;
 		sum_incs += p->incs;
 		sum_incs_left += p->incs_left;
+		sum_abrupt += p->incs_abrupt;
+		sum_pending += p->pending;
 		sum_stk_lo += slo;
 		sum_stk_inj += sinj;
 	}
@@ -1257,8 +1323,9 @@ int main(int argc, char **argv)
 	       (unsigned long long)atomic_load(&inj_writes),
 	       (unsigned long long)atomic_load(&inj_enobufs),
 	       (unsigned long long)uncl_inj);
-	printf("stress: %llu incarnations (%llu closed with packets queued); channels counted %llu (driver %llu) = consumed %llu + left %llu, ring_full %llu; the stack got %llu lo + %llu driver while unbound, %llu from unclaimed ports\n",
+	printf("stress: %llu incarnations (%llu closed with packets queued, %llu without a last poll, leaving %llu driver-API packets uncopied); channels counted %llu (driver %llu) = consumed %llu + left %llu, ring_full %llu; the stack got %llu lo + %llu driver while unbound, %llu from unclaimed ports\n",
 	       (unsigned long long)sum_incs, (unsigned long long)sum_incs_left,
+	       (unsigned long long)sum_abrupt, (unsigned long long)sum_pending,
 	       (unsigned long long)sum_rx, (unsigned long long)sum_drv,
 	       (unsigned long long)sum_consumed, (unsigned long long)sum_left,
 	       (unsigned long long)sum_full, (unsigned long long)sum_stk_lo,
