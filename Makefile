@@ -4,6 +4,7 @@
 #   make demo     boot a QEMU guest, send a UDP flow from a peer into a channel
 #   make check    run the whole test suite in a QEMU guest
 #   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
+#   make bench    vjchan against recvmmsg, PACKET_MMAP and AF_XDP (docs/BENCHMARKS.md)
 #   make vm-run CMD='...'   run any command in the guest with vjchan loaded
 #
 # Kernel trees live in a cache outside the repository (VJ_CACHE, default
@@ -27,7 +28,7 @@ userspace:
 	$(MAKE) -C tools
 	$(MAKE) -C tests
 
-check: all lint
+check: all lint bench-smoke
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
 
 # The whole suite on a debug kernel (KASAN, lockdep, kmemleak, UBSAN, ...)
@@ -43,6 +44,14 @@ check-debug: deps userspace
 		scripts/vm.sh --kernel $$VJ_VMLINUZ --moddir $$VJ_MODDIR \
 			--timeout 3000 -- \
 			'VJ_KO=out/debug/kernel bash tests/run-guest.sh'
+
+# The benchmark (not part of check: it takes 15-25 minutes), and the short
+# smoke run of every receiver that check does include.
+bench: all
+	bench/run.sh
+
+bench-smoke: all
+	bench/smoke.sh
 
 demo: all
 	scripts/vm.sh --timeout 300 -- bash scripts/demo-guest.sh
@@ -65,4 +74,5 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests clean
 
-.PHONY: all deps kernel userspace check check-debug demo vm-run lint clean
+.PHONY: all deps kernel userspace check check-debug bench bench-smoke demo vm-run \
+	lint clean

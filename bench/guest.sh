@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of the vjchan benchmark, run by bench/run.sh and bench/smoke.sh
+# through scripts/vm.sh (never on the host).  Sets up the benchmark NIC
+# (MAC 52:54:00:12:34:10, fed by the host's vjgen through a QEMU dgram
+# netdev), loads vjchan.ko and runs one bench/vjrx per cell; each appends a
+# row to $VJ_OUT/rows.csv.  The matrix comes from the environment:
+#
+#   BENCH_MODES      receive methods (default: all of `vjrx --list`)
+#   BENCH_SIZES      UDP payload sizes (default "64 512 1472")
+#   BENCH_RUNS       runs per throughput cell (default 3)
+#   BENCH_SECONDS    measurement window, seconds (default 4)
+#   BENCH_WARMUP     seconds from the first frame to the window (default 1)
+#   BENCH_RATE       offered load of throughput cells, pps, 0 = flat out
+#   BENCH_LAT_RATE   offered load of latency cells, pps (default 2000)
+#   BENCH_LAT_SIZE   payload size of latency cells (default 64)
+#   BENCH_LAT_RUNS   runs per latency cell (default: BENCH_RUNS; 0: none)
+#
+# Modes are run in a different order in each run, so that slow drifts of the
+# host (other jobs) do not always hit the same method.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+: "${VJ_OUT:?run me in the guest through scripts/vm.sh}"
+[ "${VJ_IN_VM:-}" = 1 ] || { echo "guest.sh: guest only" >&2; exit 2; }
+
+rx=bench/vjrx
+read -ra modes <<<"${BENCH_MODES:-$("$rx" --list | tr '\n' ' ')}"
+read -ra sizes <<<"${BENCH_SIZES:-64 512 1472}"
+runs=${BENCH_RUNS:-3}
+secs=${BENCH_SECONDS:-4}
+warm=${BENCH_WARMUP:-1}
+rate=${BENCH_RATE:-0}
+lat_rate=${BENCH_LAT_RATE:-2000}
+lat_size=${BENCH_LAT_SIZE:-64}
+lat_runs=${BENCH_LAT_RUNS:-$runs}
+smp=$(nproc)
+
+ifname=
+for d in /sys/class/net/*; do
+	[ "$(cat "$d/address" 2>/dev/null)" = 52:54:00:12:34:10 ] && ifname=${d##*/}
+done
+[ -n "$ifname" ] || { echo "guest.sh: no NIC with MAC 52:54:00:12:34:10" >&2; exit 1; }
+
+# Receive only: no IPv6 chatter, no ARP for the sender.
+echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
+ip link set "$ifname" up
+ip addr add 203.0.113.1/24 dev "$ifname"
+ip neigh replace 203.0.113.2 lladdr 52:54:00:12:34:20 dev "$ifname" nud permanent
+insmod kernel/vjchan.ko
+
+{
+	echo "kernel=$(uname -r)"
+	echo "vcpus=$smp"
+	echo "nic=$ifname driver=$(basename "$(readlink "/sys/class/net/$ifname/device/driver")")"
+	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	echo "cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+	echo "user_hz=$(getconf CLK_TCK)"
+} >"$VJ_OUT/guest-info"
+"$rx" --header >"$VJ_OUT/rows.csv"
+
+k=0
+cell() {	# cell RUN SIZE RATE MODE [vjrx options]
+	local run=$1 size=$2 r=$3 mode=$4
+	shift 4
+	k=$((k + 1))
+	"$rx" -k "$k" -s "$size" -r "$r" -w "$warm" -T "$secs" --smp "$smp" \
+		--run "$run" "$@" "$mode" "$ifname" >/dev/null ||
+		true	# the row says what went wrong
+	tail -n 1 "$VJ_OUT/rows.csv" | cut -d, -f1-13 | sed 's/^/cell: /'
+}
+
+rotate() {	# rotate N WORDS...: the words, starting at the Nth
+	local n=$1
+	shift
+	n=$(( (n - 1) % $# ))
+	printf '%s\n' "${@:n+1}" "${@:1:n}"
+}
+
+for ((run = 1; run <= runs; run++)); do
+	for size in "${sizes[@]}"; do
+		for mode in $(rotate "$run" "${modes[@]}"); do
+			cell "$run" "$size" "$rate" "$mode"
+		done
+	done
+done
+for ((run = 1; run <= lat_runs; run++)); do
+	for mode in $(rotate "$run" "${modes[@]}"); do
+		cell "$run" "$lat_size" "$lat_rate" "$mode" -L
+	done
+done
+echo "cells=$k" >"$VJ_OUT/finished"

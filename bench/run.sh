@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side of `make bench`: build, boot one QEMU guest per vCPU count with
+# the benchmark NIC, feed it traffic from vjgen while bench/guest.sh runs
+# every receiver over the matrix, then write the results:
+#
+#   $BENCH_RESULTS/bench.csv      every measured cell (one row per run)
+#   $BENCH_RESULTS/summary.csv    medians, spread, ratios to recvmmsg
+#   $BENCH_RESULTS/summary.md     the same as markdown tables
+#   $BENCH_RESULTS/bench.png      chart of summary.csv (bench/plot.py)
+#   $BENCH_RESULTS/meta.txt       command, machine, guest kernel, timing
+#
+# The matrix is set by environment variables (defaults in brackets):
+#   BENCH_SMP [1 2]          guest vCPU counts, one boot each
+#   BENCH_MODES [all]        receive methods (bench/vjrx --list)
+#   BENCH_SIZES [64 512 1472] UDP payload sizes
+#   BENCH_RUNS [3]           runs per throughput cell
+#   BENCH_SECONDS [4]        measurement window per cell
+#   BENCH_WARMUP [1]         warm-up before the window
+#   BENCH_RATE [100000]      offered load of throughput cells (0: flat out)
+#   BENCH_LAT_RATE [2000]    offered load of latency cells
+#   BENCH_LAT_SIZE [64]      payload size of latency cells
+#   BENCH_LAT_RUNS [BENCH_RUNS] runs per latency cell (0: none)
+#   BENCH_RESULTS [bench/results]  where the results go
+# With the defaults a run takes about 15 minutes on a 2-core host.
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$bench_top"
+
+smps=${BENCH_SMP:-1 2}
+export BENCH_RUNS=${BENCH_RUNS:-3} BENCH_SECONDS=${BENCH_SECONDS:-4}
+export BENCH_WARMUP=${BENCH_WARMUP:-1} BENCH_RATE=${BENCH_RATE:-100000}
+export BENCH_LAT_RATE=${BENCH_LAT_RATE:-2000} BENCH_LAT_SIZE=${BENCH_LAT_SIZE:-64}
+export BENCH_LAT_RUNS=${BENCH_LAT_RUNS:-$BENCH_RUNS}
+export BENCH_SIZES=${BENCH_SIZES:-64 512 1472}
+results=${BENCH_RESULTS:-$bench_dir/results}
+work=$bench_dir/out
+
+bench_deps
+bench_build
+modes=${BENCH_MODES:-$("$bench_dir/vjrx" --list | tr '\n' ' ')}
+export BENCH_MODES=${modes% }
+
+read -ra m <<<"$BENCH_MODES"
+read -ra s <<<"$BENCH_SIZES"
+cells=$(( ${#m[@]} * (${#s[@]} * BENCH_RUNS + BENCH_LAT_RUNS) ))
+# Per cell: warm-up, window, start-up and hand-shake; plus the boot.
+tmo=$(awk -v c="$cells" -v w="$BENCH_WARMUP" -v t="$BENCH_SECONDS" \
+	'BEGIN { printf "%d", c * (w + t + 8) + 180 }')
+
+guest_env= shown="BENCH_SMP='$smps'"
+for v in BENCH_MODES BENCH_SIZES BENCH_RUNS BENCH_SECONDS BENCH_WARMUP \
+	 BENCH_RATE BENCH_LAT_RATE BENCH_LAT_SIZE BENCH_LAT_RUNS; do
+	guest_env+="$v=$(printf '%q' "${!v}") "
+	shown+=" $v='${!v}'"
+done
+
+mkdir -p "$results" "$work"
+meta=$work/meta.txt
+{
+	echo "command: $shown bench/run.sh"
+	echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "commit: $(git -C "$bench_top" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "host: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r)"
+	echo "qemu: $(qemu-system-x86_64 --version | head -n 1) (TCG, -accel tcg,thread=multi)"
+	echo "host load at start: $(cut -d' ' -f1-3 /proc/loadavg); compiler jobs running: $(pgrep -c -x cc1 || true)"
+} >"$meta"
+
+status=0
+rows=$work/bench.csv
+: >"$rows"
+for smp in $smps; do
+	out=$work/smp$smp
+	bench_say "$smp vCPU(s): $cells cells, at most ${tmo}s"
+	st=0
+	bench_boot "$smp" "$out" "$tmo" "$guest_env bash bench/guest.sh" || st=$?
+	if [ "$st" != 0 ]; then
+		bench_say "guest with $smp vCPU(s): vm.sh exit $st"
+		echo "guest with $smp vCPU(s): vm.sh exit status $st (see $out/console.log)" >>"$meta"
+		status=1
+	fi
+	if [ -f "$out/rows.csv" ]; then
+		if [ -s "$rows" ]; then
+			tail -n +2 "$out/rows.csv" >>"$rows"
+		else
+			cat "$out/rows.csv" >"$rows"
+		fi
+	fi
+	[ -f "$out/guest-info" ] &&
+		sed "s/^/guest ($smp vCPU): /" "$out/guest-info" >>"$meta"
+done
+{
+	echo "host load at end: $(cut -d' ' -f1-3 /proc/loadavg); compiler jobs running: $(pgrep -c -x cc1 || true)"
+	echo "finished: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+} >>"$meta"
+
+[ -s "$rows" ] || { bench_say "no results"; exit 1; }
+cp "$rows" "$results/bench.csv"
+cp "$meta" "$results/meta.txt"
+/usr/bin/python3 "$bench_dir/report.py" "$results/bench.csv" \
+	"$results/summary.csv" "$results/summary.md" "$results/meta.txt"
+/usr/bin/python3 "$bench_dir/plot.py" "$results/summary.csv" "$results/bench.png"
+cat "$results/summary.md"
+bench_say "results in ${results#"$bench_top"/}/: bench.csv summary.csv summary.md bench.png meta.txt"
+exit "$status"
