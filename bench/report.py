@@ -144,7 +144,7 @@ def tput_table(rows):
 
 def lat_table(rows):
     lines = ["| method | kernel time stamp | latency p50 µs | p99 µs "
-             "| p50 × recvmmsg | guest CPU µs/pkt (min–max) | × recvmmsg "
+             "| p50 × recvmmsg | guest CPU µs/pkt (median, min–max) | × recvmmsg "
              "| loss % | runs |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for s in rows:

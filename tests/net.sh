@@ -403,6 +403,15 @@ if ! why=$(setup_peer 2>&1); then
 	done
 else
 	e2e E2E_PEER_UDP4 udp4 192.0.2.1 9000
+	# Resolve the neighbours first, as the IPv4 set-up's ping does for
+	# ARP: datagrams the peer sends while its neighbour entry is still
+	# INCOMPLETE are queued, and the flush of that queue can race the
+	# sender's next datagram on the wire, reordering it before vjchan
+	# ever sees it.
+	for i in $(seq 25); do
+		ping -6 -c 1 -W 1 2001:db8::2 >/dev/null 2>&1 && break
+		sleep 0.2
+	done
 	e2e E2E_PEER_UDP6 udp6 2001:db8::1 9001
 	if hold_channels; then
 		t_ping
