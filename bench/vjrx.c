@@ -789,7 +789,8 @@ static int vjc_open(struct rx *rx)
 		return e;
 	}
 	v->open = 1;
-	e = vj_chan_bind(&v->ch, &flow);
+	/* The pre-routing hook serves bypass channels. */
+	e = vj_chan_bind_flags(&v->ch, &flow, VJ_BIND_FW_BYPASS);
 	if (!e)
 		e = vj_chan_map(&v->ch);
 	if (e) {

@@ -9,6 +9,7 @@
 #include <linux/rcupdate.h>
 #include <net/sock.h>
 
+#include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_net.h"
 #include "vj_parse.h"
@@ -75,7 +76,7 @@ static struct vj_chan *rx_one(struct vj_buffer *buf)
 	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
 		goto to_default;
 	key.ifindex = dev->ifindex;
-	chan = vj_flow_lookup(vj_pernet(dev_net(dev)), &key);
+	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev);
 	if (!chan)
 		goto to_default;
 	switch (vj_ring_rx_gbuf(chan->ring, buf, ETH_HLEN, proto)) {

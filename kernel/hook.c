@@ -6,8 +6,12 @@
  * that has bound a channel, at priority VJ_HOOK_PRIORITY: after the IP layer
  * has validated the header (so lengths can be trusted) and before
  * defragmentation and conntrack (so a claimed packet costs no conntrack
- * entry).  A packet of a channel is copied once into the channel's buffer
- * and consumed; any other packet is returned untouched with NF_ACCEPT.  A
+ * entry).  This is a fast path: it serves only the channels that
+ * vj_flow_lookup_fast() allows (bypass channels, packets addressed to this
+ * host).  A packet of such a channel is copied once into the channel's
+ * buffer and consumed; any other packet is returned untouched with
+ * NF_ACCEPT, to reach a filtered channel, if it has one, through the
+ * firewall (firewall.c).  A
  * netfilter hook coexists with every other user of the device (bridges,
  * bonding, macvlan hold the one rx_handler slot) and is per namespace.  See
  * docs/DESIGN.md for the alternatives.
@@ -25,44 +29,25 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
+#include "vj_deliver.h"
+#include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_hook.h"
 #include "vj_parse.h"
-#include "vj_ring.h"
-#include "vj_stats.h"
 
 #define VJ_HOOK_PRIORITY	(NF_IP_PRI_CONNTRACK_DEFRAG - 10)
 #define VJ_HOOK6_PRIORITY	(NF_IP6_PRI_CONNTRACK_DEFRAG - 10)
 
-/* Hand a packet whose key is filled in to its channel, if it has one. */
+/* Hand a packet whose key is filled in to its channel, if it may have it. */
 static unsigned int hook_deliver(struct vj_net *vn, struct sk_buff *skb,
 				 const struct vj_flow_key *key)
 {
 	struct vj_chan *chan;
 
 	/* Netfilter hooks run under rcu_read_lock(). */
-	chan = vj_flow_lookup(vn, key);
-	if (!chan)
+	chan = vj_flow_lookup_fast(vn, key, skb->dev);
+	if (!chan || !vj_deliver_skb(chan, skb, key->ifindex, 0))
 		return NF_ACCEPT;
-	/* GRO/GSO aggregates are not wire packets: leave them to the stack. */
-	if (skb_is_gso(skb)) {
-		vj_count(VJ_CNT_HOOK_GSO_PASSED);
-		return NF_ACCEPT;
-	}
-
-	switch (vj_ring_rx_skb(chan->ring, skb, key->ifindex)) {
-	case 0:
-		break;
-	case -ENOSPC:
-		vj_count(VJ_CNT_HOOK_DROPPED);
-		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
-		return NF_STOLEN;
-	default:	/* dead: its device went away under us */
-		return NF_ACCEPT;
-	}
-	vj_count(VJ_CNT_HOOK_CLAIMED);
-	chan->sk->sk_data_ready(chan->sk);
-	consume_skb(skb);
 	return NF_STOLEN;
 }
 

@@ -30,7 +30,12 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_DEFAULT_NOMEM] = "default_nomem",
 	[VJ_CNT_HOOK_CLAIMED] = "hook_claimed",
 	[VJ_CNT_HOOK_DROPPED] = "hook_dropped",
-	[VJ_CNT_HOOK_GSO_PASSED] = "hook_gso_passed",
+	[VJ_CNT_FW_CLAIMED] = "fw_claimed",
+	[VJ_CNT_FW_DROPPED] = "fw_dropped",
+	[VJ_CNT_FW_DEFERRED] = "fw_deferred",
+	[VJ_CNT_NOT_LOCAL] = "not_local",
+	[VJ_CNT_GSO_SEGMENTED] = "gso_segmented",
+	[VJ_CNT_GSO_FAILED] = "gso_failed",
 	[VJ_CNT_CHANNELS_CREATED] = "channels_created",
 	[VJ_CNT_CHANNELS_DESTROYED] = "channels_destroyed",
 	[VJ_CNT_BYTES_PINNED] = "bytes_pinned",
@@ -63,7 +68,7 @@ static int chan_seq_show(struct seq_file *seq, void *v)
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
 	if (v == &vn->channels)
-		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver\n");
+		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver fw rx_hook rx_xdp rx_filtered\n");
 	else
 		vj_sock_show(seq, list_entry(v, struct vj_chan, list));
 	return 0;

@@ -256,6 +256,12 @@ static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
 		ring->stats.rx_truncated++;
 	if (d->flags & VJ_DESC_F_DRIVER)
 		ring->stats.rx_driver++;
+	else if (d->flags & VJ_DESC_F_XDP)
+		ring->stats.rx_xdp++;
+	else if (d->flags & VJ_DESC_F_FILTERED)
+		ring->stats.rx_filtered++;
+	else
+		ring->stats.rx_hook++;
 }
 
 /*
@@ -294,23 +300,6 @@ static void ring_produce(struct vj_ring *ring, struct vj_desc *d,
 }
 
 /*
- * Bytes of Ethernet header in front of skb->data (the network header at
- * the hook), or 0: other link types and odd layouts (tunnels whose "mac
- * header" is an outer IP header) are delivered from the network header.
- */
-static unsigned int skb_eth_len(const struct sk_buff *skb)
-{
-	int off;
-
-	if (!skb_mac_header_was_set(skb) || !skb->dev ||
-	    (skb->dev->type != ARPHRD_ETHER &&
-	     skb->dev->type != ARPHRD_LOOPBACK))
-		return 0;
-	off = -skb_mac_offset(skb);
-	return off == ETH_HLEN && off <= skb_headroom(skb) ? ETH_HLEN : 0;
-}
-
-/*
  * A packet whose transport checksum is left to hardware (CHECKSUM_PARTIAL:
  * local traffic on lo and veth, virtio's NEEDS_CSUM) carries only the
  * pseudo-header sum; complete it in the copy, as skb_checksum_help() would.
@@ -334,15 +323,16 @@ static void fix_partial_csum(const struct sk_buff *skb, u8 *dst,
 }
 
 /*
- * Copy one skb, seen by the receive hook, into the ring.  skb->data is at
- * the network header; an Ethernet header is copied in front of it when
- * there is one.  Returns 0, -ENOSPC if the ring was full (the drop is
- * counted) or -ENODEV if the ring is dead.
+ * Copy one skb into the ring.  skb->data is at the network header; the @l2
+ * bytes of link header at @mac (none if @l2 is 0) are copied in front of
+ * it.  @path is the VJ_DESC_F_* bit of the receive path.  Returns 0,
+ * -ENOSPC if the ring was full (the drop is counted) or -ENODEV if the
+ * ring is dead.
  */
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
-		   int ifindex)
+		   const u8 *mac, unsigned int l2, int ifindex, u32 path)
 {
-	unsigned int l2 = skb_eth_len(skb), len, copy;
+	unsigned int len, copy;
 	struct vj_slot *slot;
 	u8 *dst;
 
@@ -356,17 +346,25 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 	dst = ring->bufs + (size_t)(ring->prod & ring->mask) * ring->buf_size;
 	copy = min(len, ring->buf_size);
 	if (l2)
-		memcpy(dst, skb_mac_header(skb), l2);
+		memcpy(dst, mac, l2);
 	if (skb_copy_bits(skb, 0, dst + l2, copy - l2))
 		copy = l2; /* cannot happen: skb->len bytes are there */
 	if (skb->ip_summed == CHECKSUM_PARTIAL)
 		fix_partial_csum(skb, dst, l2, copy);
 	ring_produce(ring, &slot->desc, len, copy, ifindex, l2, skb->protocol,
-		     l2 ? VJ_DESC_F_L2 : 0);
+		     path | (l2 ? VJ_DESC_F_L2 : 0));
 	if (!ring->npending)
 		ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
+}
+
+/* @n packets of this channel's flow were lost for want of room. */
+void vj_ring_count_drops(struct vj_ring *ring, unsigned int n)
+{
+	spin_lock_bh(&ring->lock);
+	ring->stats.rx_ring_full += n;
+	spin_unlock_bh(&ring->lock);
 }
 
 /*

@@ -24,6 +24,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_net.h"
 #include "vj_ring.h"
@@ -93,6 +94,7 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	struct vj_sock *vs = vj_sk(sock->sk);
 	struct vj_chan *chan = &vs->chan;
 	struct vj_flow_key key;
+	u16 flags;
 	u8 mask;
 	int err;
 
@@ -104,9 +106,11 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	if (addr_len > sizeof(*addr) &&
 	    memchr_inv((u8 *)addr + sizeof(*addr), 0, addr_len - sizeof(*addr)))
 		return -E2BIG;
-	if (addr->svj_flags)
-		return -EINVAL;
+	flags = addr->svj_flags;
 	err = vj_flow_from_user(&addr->svj_flow, &key, &mask);
+	if (err)
+		return err;
+	err = vj_fw_bind_check(sock->sk, flags);
 	if (err)
 		return err;
 
@@ -121,6 +125,8 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	chan->key = key;
 	chan->mask = mask;
 	chan->flow = addr->svj_flow;
+	chan->fw_mode = flags & VJ_BIND_FW_MASK;
+	chan->transit = flags & VJ_BIND_F_TRANSIT;
 	err = vj_flow_bind(vj_pernet(sock_net(sock->sk)), chan);
 	if (!err)
 		vs->bound = true;
@@ -139,8 +145,11 @@ static int vj_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	memset(addr, 0, sizeof(*addr));
 	addr->svj_family = AF_VJCHAN;
 	mutex_lock(&vs->lock);
-	if (vs->bound)
+	if (vs->bound) {
+		addr->svj_flags = vs->chan.fw_mode |
+				  (vs->chan.transit ? VJ_BIND_F_TRANSIT : 0);
 		addr->svj_flow = vs->chan.flow;
+	}
 	mutex_unlock(&vs->lock);
 	return sizeof(*addr);
 }
@@ -263,6 +272,9 @@ static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
 	st->rx_invalid_cons = rs.rx_invalid_cons;
 	st->rx_truncated = rs.rx_truncated;
 	st->rx_driver = rs.rx_driver;
+	st->rx_hook = rs.rx_hook;
+	st->rx_xdp = rs.rx_xdp;
+	st->rx_filtered = rs.rx_filtered;
 }
 
 static int vj_getsockopt(struct socket *sock, int level, int optname,
@@ -274,7 +286,7 @@ static int vj_getsockopt(struct socket *sock, int level, int optname,
 		struct vj_mmap_offsets off;
 		struct vj_statistics st;
 	} u;
-	size_t size;
+	size_t size, least;
 	int len;
 
 	if (level != SOL_VJCHAN)
@@ -285,18 +297,21 @@ static int vj_getsockopt(struct socket *sock, int level, int optname,
 	switch (optname) {
 	case VJ_RING:
 		size = sizeof(u.req);
+		least = size;
 		mutex_lock(&vs->lock);
 		u.req = vs->req;
 		mutex_unlock(&vs->lock);
 		break;
 	case VJ_MMAP_OFFSETS:
 		size = sizeof(u.off);
+		least = size;
 		mutex_lock(&vs->lock);
 		vj_ring_offsets(&vs->req, &u.off);
 		mutex_unlock(&vs->lock);
 		break;
 	case VJ_STATISTICS:
 		size = sizeof(u.st);
+		least = VJ_STATISTICS_SIZE_V1;
 		/* Pairs with sock_ensure_ring(). */
 		stats_to_user(&u.st, smp_load_acquire(&vs->ring));
 		break;
@@ -304,12 +319,12 @@ static int vj_getsockopt(struct socket *sock, int level, int optname,
 		return -ENOPROTOOPT;
 	}
 
-	/* Every struct is still at its first size, the least accepted; a
-	 * longer buffer gets what this kernel has.
+	/* At least a structure's first size; a longer buffer gets what this
+	 * kernel has, a shorter one the fields its header knew.
 	 */
-	if (len < 0 || len < size)
+	if (len < 0 || len < least)
 		return -EINVAL;
-	len = size;
+	len = min_t(size_t, len, size);
 	if (copy_to_user(optval, &u, len) || put_user(len, optlen))
 		return -EFAULT;
 	return 0;
@@ -415,6 +430,13 @@ static void show_num(struct seq_file *seq, unsigned int v)
 		seq_puts(seq, " *");
 }
 
+static const char *const fw_mode_name[] = {
+	[VJ_BIND_FW_FILTERED] = "filtered",
+	[VJ_BIND_FW_SANCTIONED] = "sanctioned",
+	[VJ_BIND_FW_BYPASS] = "bypass",
+	[3] = "?",
+};
+
 /* One line of /proc/net/vjchan; called under vj_net->lock. */
 void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
 {
@@ -431,10 +453,11 @@ void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
 	show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
 	show_num(seq, ntohs(f->dport));
 	show_num(seq, f->ifindex);
-	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu\n",
 		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
 		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
-		   st.rx_driver);
+		   st.rx_driver, fw_mode_name[chan->fw_mode],
+		   st.rx_hook, st.rx_xdp, st.rx_filtered);
 }
 
 static const struct net_proto_family vj_family = {

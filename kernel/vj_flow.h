@@ -55,6 +55,8 @@ struct vj_chan {
 	struct vj_flow_key key;
 	struct vj_flow flow;		/* as bound, for getsockname */
 	u8 mask;
+	u8 fw_mode;			/* VJ_BIND_FW_*, fixed at bind */
+	bool transit;			/* VJ_BIND_F_TRANSIT, fixed at bind */
 	bool hashed;
 	struct sock *sk;
 	struct vj_ring *ring;
@@ -75,7 +77,9 @@ struct vj_net {
 	struct hlist_head table[1 << VJ_HASH_BITS];
 	u32 seed;
 	bool hooks_registered;
-	struct nf_hook_ops hook_ops[2];
+	struct nf_hook_ops hook_ops[2];		/* pre-routing, vj_hook.h */
+	bool fw_hooks_registered;
+	struct nf_hook_ops fw_hook_ops[2];	/* local-in, vj_firewall.h */
 	struct net *net;
 };
 

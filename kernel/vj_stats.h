@@ -19,9 +19,14 @@ enum vj_counter {
 	VJ_CNT_DEFAULT_RX,	/* of those, given to the default channel */
 	VJ_CNT_DEFAULT_TO_STACK, /* default channel: handed to the stack */
 	VJ_CNT_DEFAULT_NOMEM,	/* default channel: lost, no skb */
-	VJ_CNT_HOOK_CLAIMED,	/* receive hook: copied into a channel */
-	VJ_CNT_HOOK_DROPPED,	/* receive hook: dropped, channel full */
-	VJ_CNT_HOOK_GSO_PASSED,	/* receive hook: aggregate left to the stack */
+	VJ_CNT_HOOK_CLAIMED,	/* pre-routing hook: copied into a channel */
+	VJ_CNT_HOOK_DROPPED,	/* pre-routing hook: dropped, channel full */
+	VJ_CNT_FW_CLAIMED,	/* filtered path: copied into a channel */
+	VJ_CNT_FW_DROPPED,	/* filtered path: dropped, channel full */
+	VJ_CNT_FW_DEFERRED,	/* fast path matched, left for the firewall */
+	VJ_CNT_NOT_LOCAL,	/* fast path matched, not addressed to us */
+	VJ_CNT_GSO_SEGMENTED,	/* GRO aggregates cut into their segments */
+	VJ_CNT_GSO_FAILED,	/* aggregates lost: no memory to cut them */
 	VJ_CNT_CHANNELS_CREATED,
 	VJ_CNT_CHANNELS_DESTROYED,
 	VJ_CNT_BYTES_PINNED,	/* ring memory currently allocated */
@@ -33,6 +38,12 @@ extern atomic64_t vj_counters[VJ_CNT_MAX];
 static inline void vj_count(enum vj_counter c)
 {
 	atomic64_inc(&vj_counters[c]);
+}
+
+static inline void vj_count_add(enum vj_counter c, unsigned int n)
+{
+	if (n)
+		atomic64_add(n, &vj_counters[c]);
 }
 
 static inline void vj_stats_add_pinned(long bytes)

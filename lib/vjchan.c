@@ -46,15 +46,56 @@ int vj_chan_open(struct vj_chan *ch, const struct vj_chan_opts *opts)
 	return 0;
 }
 
-int vj_chan_bind(struct vj_chan *ch, const struct vj_flow *flow)
+int vj_chan_bind_flags(struct vj_chan *ch, const struct vj_flow *flow,
+		       __u16 flags)
 {
 	struct sockaddr_vj addr = {
 		.svj_family = AF_VJCHAN,
+		.svj_flags = flags,
 		.svj_flow = *flow,
 	};
 
 	if (bind(ch->fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
 		return -errno;
+	return 0;
+}
+
+int vj_chan_bind(struct vj_chan *ch, const struct vj_flow *flow)
+{
+	return vj_chan_bind_flags(ch, flow, VJ_BIND_FW_FILTERED);
+}
+
+int vj_bind_flags_parse(const char *s, __u16 *flags)
+{
+	static const struct {
+		const char *name;
+		__u16 bits;
+		__u16 mask;
+	} words[] = {
+		{ "filtered", VJ_BIND_FW_FILTERED, VJ_BIND_FW_MASK },
+		{ "sanctioned", VJ_BIND_FW_SANCTIONED, VJ_BIND_FW_MASK },
+		{ "bypass", VJ_BIND_FW_BYPASS, VJ_BIND_FW_MASK },
+		{ "transit", VJ_BIND_F_TRANSIT, VJ_BIND_F_TRANSIT },
+	};
+	__u16 f = 0, seen = 0;
+	size_t n, i;
+
+	while (*s) {
+		n = strcspn(s, ",");
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i].name) == n &&
+			    !strncmp(s, words[i].name, n))
+				break;
+		if (i == sizeof(words) / sizeof(words[0]) ||
+		    (seen & words[i].mask))
+			return -EINVAL;
+		f |= words[i].bits;
+		seen |= words[i].mask;
+		s += n;
+		if (*s && !*++s)
+			return -EINVAL;	/* a trailing comma */
+	}
+	*flags = f;
 	return 0;
 }
 

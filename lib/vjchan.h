@@ -120,6 +120,30 @@ int vj_chan_open(struct vj_chan *ch, const struct vj_chan_opts *opts);
 int vj_chan_bind(struct vj_chan *ch, const struct vj_flow *flow);
 
 /**
+ * vj_chan_bind_flags() - bind the channel to a flow id with svj_flags
+ * @ch: open channel
+ * @flow: flow id
+ * @flags: the firewall mode (VJ_BIND_FW_*) and VJ_BIND_F_* bits
+ *
+ * vj_chan_bind() is this with VJ_BIND_FW_FILTERED.
+ *
+ * Return: as vj_chan_bind(); also EPERM without CAP_NET_ADMIN, EOPNOTSUPP
+ * for a mode the kernel does not implement.
+ */
+int vj_chan_bind_flags(struct vj_chan *ch, const struct vj_flow *flow,
+		       __u16 flags);
+
+/**
+ * vj_bind_flags_parse() - parse svj_flags written as words
+ * @s: comma-separated words: at most one mode of "filtered",
+ *	"sanctioned", "bypass", and optionally "transit"; "" is filtered
+ * @flags: set on success
+ *
+ * Return: 0, or -EINVAL for an unknown or repeated word.
+ */
+int vj_bind_flags_parse(const char *s, __u16 *flags);
+
+/**
  * vj_chan_map() - map the ring and the buffers
  * @ch: open channel, bound or not
  *

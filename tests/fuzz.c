@@ -320,6 +320,7 @@ struct msock {
 	struct vj_ring_req req;	/* geometry the ring has or will have */
 	size_t ring_bytes;	/* charged to the budget while ring != NO */
 	bool bound;
+	uint16_t bind_flags;	/* svj_flags it was bound with */
 	struct vj_flow flow;
 	uint64_t bound_at;	/* CLOCK_MONOTONIC after bind() returned */
 	unsigned long ino;
@@ -1299,7 +1300,7 @@ static void op_getsockopt(void)
 	int fi = pick_fd(), level, optname, len, mode;
 	socklen_t l, *lp = &l;
 	uint8_t *val, *buf = guard_end - 256;
-	size_t size;
+	size_t size, least, got;
 	struct expect x;
 	struct msock *s;
 	struct mfd *f;
@@ -1316,9 +1317,12 @@ static void op_getsockopt(void)
 	size = optname == VJ_RING ? sizeof(struct vj_ring_req) :
 	       optname == VJ_MMAP_OFFSETS ? sizeof(struct vj_mmap_offsets) :
 	       optname == VJ_STATISTICS ? sizeof(struct vj_statistics) : 16;
-	switch (below(&R, 12)) {
+	/* The least optlen accepted: the structure's first size. */
+	least = optname == VJ_STATISTICS ? VJ_STATISTICS_SIZE_V1 : size;
+	switch (below(&R, 13)) {
 	case 0: len = 0; break;
 	case 1: len = size - 1; break;
+	case 12: len = least - below(&R, 2); break;
 	case 2: len = size + 1; break;
 	case 3: len = size + 64; break;
 	case 4: len = chance(&R, 50) ? 1 << 20 : 0x7fffffff; break;
@@ -1349,24 +1353,27 @@ static void op_getsockopt(void)
 			x_must(&x, EFAULT);
 		if (optname < VJ_RING || optname > VJ_STATISTICS)
 			x_must(&x, ENOPROTOOPT);
-		else if (lp && (len < 0 || (size_t)len < size))
+		else if (lp && (len < 0 || (size_t)len < least))
 			x_must(&x, EINVAL);
-		else if (val != buf)
-			x_must(&x, EFAULT);
+		else if (val != buf && (size_t)len >= size)
+			x_must(&x, EFAULT);	/* the copy runs into the guard */
 	}
 	r = getsockopt(f->fd, level, optname, val, lp);
 	if (!check(r, errno, &x) || r)
 		return;
-	if (l != size) {
-		failf("%s: optlen %u returned, want %zu", opdesc, l, size);
+	got = (size_t)len < size ? (size_t)len : size;
+	if (l != got) {
+		failf("%s: optlen %u returned, want %zu", opdesc, l, got);
 		return;
 	}
-	for (i = size; i < 256; i++)
+	for (i = got; i < 256; i++)
 		if (buf[i] != 0xa5) {
 			failf("%s: byte %d beyond the %zu-byte option written",
-			      opdesc, i, size);
+			      opdesc, i, got);
 			return;
 		}
+	if (got < size)		/* an older structure: nothing more to check */
+		return;
 	if (optname == VJ_RING) {
 		if (memcmp(buf, &s->req, sizeof(s->req)))
 			failf("%s: geometry {%u, %u}, want {%u, %u}", opdesc,
@@ -1438,6 +1445,20 @@ static void op_solsocket(void)
 	check(r, errno, &x);
 }
 
+/* The errno a bind() with these svj_flags must fail with, if any. */
+static void x_bind_flags(struct expect *x, uint16_t fl)
+{
+	uint16_t mode = fl & VJ_BIND_FW_MASK;
+
+	if (fl & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT) ||
+	    mode == VJ_BIND_FW_MASK)
+		x_must(x, EINVAL);
+	else if (mode == VJ_BIND_FW_SANCTIONED)
+		x_must(x, EOPNOTSUPP);
+	else if ((fl & VJ_BIND_F_TRANSIT) && mode != VJ_BIND_FW_BYPASS)
+		x_must(x, EINVAL);
+}
+
 static void op_bind(void)
 {
 	static const uint16_t bad_fams[] = { 0, AF_INET, AF_INET6, AF_UNIX,
@@ -1462,7 +1483,8 @@ static void op_bind(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.svj_family = chance(&R, 95) ? AF_VJCHAN : PICK(&R, bad_fams);
-	sa.svj_flags = chance(&R, 97) ? 0 : 1u << below(&R, 16);
+	sa.svj_flags = chance(&R, 97) ? VJ_BIND_FW_BYPASS :
+		       chance(&R, 50) ? 1u << below(&R, 16) : below(&R, 8);
 	if (chance(&R, 20)) {
 		for (i = 0; i < MAX_SOCKS; i++) {
 			int j = (i + below(&R, MAX_SOCKS)) % MAX_SOCKS;
@@ -1521,8 +1543,7 @@ static void op_bind(void)
 			x_must(&x, EAFNOSUPPORT);
 		if (tail_at >= 0)
 			x_must(&x, E2BIG);
-		if (sa.svj_flags)
-			x_must(&x, EINVAL);
+		x_bind_flags(&x, sa.svj_flags);
 		if (fl->family != AF_INET && fl->family != AF_INET6)
 			x_must(&x, EAFNOSUPPORT);
 		if (fl->family == AF_INET &&
@@ -1547,6 +1568,7 @@ static void op_bind(void)
 		return;
 	if (!r) {
 		s->bound = true;
+		s->bind_flags = sa.svj_flags;
 		s->flow = sa.svj_flow;
 		s->bound_at = now_ns();
 		ring_set(s, RING_YES);
@@ -1597,8 +1619,10 @@ static void op_getsockname(void)
 		failf("%s: length %u returned, want %d", opdesc, l, SVJ_LEN);
 		return;
 	}
-	if (s->bound)
+	if (s->bound) {
+		want.svj_flags = s->bind_flags;
 		want.svj_flow = s->flow;
+	}
 	len = len < SVJ_LEN ? len : SVJ_LEN;
 	if (memcmp(buf, &want, len))
 		failf("%s: address differs from the bound flow %s", opdesc,

@@ -345,12 +345,15 @@ int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size)
 	return setsockopt(fd, SOL_VJCHAN, VJ_RING, &req, sizeof(req));
 }
 
+uint16_t vj_bind_flags = VJ_BIND_FW_BYPASS;
+
 int vj_bind(int fd, const struct vj_flow *f)
 {
 	struct sockaddr_vj sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.svj_family = AF_VJCHAN;
+	sa.svj_flags = vj_bind_flags;
 	sa.svj_flow = *f;
 	return bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 }

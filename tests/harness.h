@@ -40,6 +40,7 @@ extern const struct vj_case ring_cases[];
 extern const struct vj_case driver_cases[];
 extern const struct vj_case hostile_cases[];
 extern const struct vj_case lifecycle_cases[];
+extern const struct vj_case firewall_cases[];
 
 /* harness.c: reporting */
 extern int vj_case_index;
@@ -131,6 +132,12 @@ struct vj_flow flow6(uint8_t proto, const char *saddr, uint16_t sport,
 		     const char *daddr, uint16_t dport, uint32_t ifindex);
 int vj_socket(void);
 int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size);
+/*
+ * svj_flags that vj_bind() uses.  Bypass by default: most cases test the
+ * ring, the match rule and the fast paths, which serve bypass channels;
+ * the firewall cases set the mode they test.
+ */
+extern uint16_t vj_bind_flags;
 int vj_bind(int fd, const struct vj_flow *f);
 struct vj_ring_req vj_get_ring(int fd);
 struct vj_mmap_offsets vj_get_offsets(int fd);

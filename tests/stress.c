@@ -619,6 +619,7 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 		req.buf_size = 4096;
 	pthread_mutex_lock(&p->gate);
 	quiesce_stack(p);
+	sa.svj_flags = VJ_BIND_FW_BYPASS;
 	sa.svj_flow.family = AF_INET;
 	sa.svj_flow.proto = IPPROTO_UDP;
 	sa.svj_flow.dport = htons(p->num);

@@ -340,15 +340,28 @@ static int t_ring_set_after_mmap(void)
 	return 0;
 }
 
-static void getopt_short(int fd, int opt, socklen_t size, const char *name)
+static void getopt_short(int fd, int opt, socklen_t least, socklen_t size,
+			 const char *name)
 {
 	uint8_t buf[512];
 	socklen_t len;
 	size_t i;
 
-	len = size - 1;
+	if (least < size) {
+		/* An older, shorter structure: exactly its bytes. */
+		memset(buf, 0xa5, sizeof(buf));
+		len = least;
+		EXPECT_OK(getsockopt(fd, SOL_VJCHAN, opt, buf, &len),
+			  "getsockopt(%s) optlen %u", name, least);
+		CHECK(len == least, "getsockopt(%s): optlen set to %u, want %u",
+		      name, len, least);
+		for (i = least; i < size + 64; i++)
+			CHECK(buf[i] == 0xa5, "getsockopt(%s) optlen %u wrote "
+			      "byte %zu", name, least, i);
+	}
+	len = least - 1;
 	EXPECT_ERR(getsockopt(fd, SOL_VJCHAN, opt, buf, &len), EINVAL,
-		   "getsockopt(%s) optlen %u", name, size - 1);
+		   "getsockopt(%s) optlen %u", name, least - 1);
 	len = 0;
 	EXPECT_ERR(getsockopt(fd, SOL_VJCHAN, opt, buf, &len), EINVAL,
 		   "getsockopt(%s) optlen 0", name);
@@ -368,11 +381,12 @@ static int t_getsockopt_short(void)
 {
 	int fd = vj_socket();
 
-	getopt_short(fd, VJ_RING, sizeof(struct vj_ring_req), "VJ_RING");
+	getopt_short(fd, VJ_RING, sizeof(struct vj_ring_req),
+		     sizeof(struct vj_ring_req), "VJ_RING");
 	getopt_short(fd, VJ_MMAP_OFFSETS, sizeof(struct vj_mmap_offsets),
-		     "VJ_MMAP_OFFSETS");
-	getopt_short(fd, VJ_STATISTICS, sizeof(struct vj_statistics),
-		     "VJ_STATISTICS");
+		     sizeof(struct vj_mmap_offsets), "VJ_MMAP_OFFSETS");
+	getopt_short(fd, VJ_STATISTICS, VJ_STATISTICS_SIZE_V1,
+		     sizeof(struct vj_statistics), "VJ_STATISTICS");
 	close(fd);
 	return 0;
 }

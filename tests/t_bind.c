@@ -136,15 +136,25 @@ static int t_bind_bad_family(void)
 	return 0;
 }
 
-/* svj_flags must be zero: EINVAL otherwise. */
+/*
+ * svj_flags: a firewall mode and VJ_BIND_F_TRANSIT; unknown bits and the
+ * undefined mode are EINVAL, sanctioned is not implemented (EOPNOTSUPP), and
+ * transit is only for bypass channels.
+ */
 static int t_bind_flags(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct sockaddr_vj sa = sa_of(&f);
 	int fd = vj_socket();
 
-	sa.svj_flags = 1;
-	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "svj_flags 1");
+	sa.svj_flags = VJ_BIND_FW_SANCTIONED;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EOPNOTSUPP, "sanctioned");
+	sa.svj_flags = VJ_BIND_FW_MASK;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "mode 3");
+	sa.svj_flags = VJ_BIND_F_TRANSIT;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "filtered transit");
+	sa.svj_flags = 1u << 3;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "svj_flags 0x8");
 	sa.svj_flags = 0x8000;
 	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "svj_flags 0x8000");
 	expect_unbound_and_bindable(fd, tport(1));
@@ -332,8 +342,9 @@ static void name_roundtrip(const struct vj_flow *f, const char *what)
 	EXPECT_OK(getsockname(fd, (struct sockaddr *)&sa, &len),
 		  "getsockname %s", what);
 	CHECK(len == sizeof(sa), "%s: addr_len %u", what, len);
-	CHECK(sa.svj_family == AF_VJCHAN && !sa.svj_flags,
-	      "%s: family %u flags %u", what, sa.svj_family, sa.svj_flags);
+	CHECK(sa.svj_family == AF_VJCHAN && sa.svj_flags == vj_bind_flags,
+	      "%s: family %u flags %u, want %u", what, sa.svj_family,
+	      sa.svj_flags, vj_bind_flags);
 	CHECK(!memcmp(&sa.svj_flow, f, sizeof(*f)),
 	      "%s: getsockname does not return the bound flow", what);
 	close(fd);

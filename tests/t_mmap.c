@@ -296,7 +296,7 @@ static int t_proc_format(void)
 	chan_open(&a, &f4, 16, 4096);
 	chan_open(&b, &f6, 8, 2048);
 	n = proc_chan_find(sock_ino(a.fd), fl, 20);
-	CHECK(n == 16, "v4 line has %d fields, want 16", n);
+	CHECK(n == 20, "v4 line has %d fields, want 20", n);
 	CHECK(field_is(fl[1], "ipv4"), "family \"%s\"", fl[1]);
 	CHECK(field_is(fl[2], "17") || field_is(fl[2], "udp"),
 	      "proto \"%s\"", fl[2]);
@@ -309,11 +309,13 @@ static int t_proc_format(void)
 	CHECK(!strcmp(fl[7], "1"), "ifindex \"%s\"", fl[7]);
 	CHECK(!strcmp(fl[8], "16") && !strcmp(fl[9], "4096"),
 	      "geometry \"%s\" \"%s\"", fl[8], fl[9]);
-	for (n = 10; n < 16; n++)
-		CHECK(!strcmp(fl[n], "0"), "counter %d is \"%s\"", n, fl[n]);
+	for (n = 10; n < 20; n++)
+		CHECK(n == 16 || !strcmp(fl[n], "0"), "counter %d is \"%s\"",
+		      n, fl[n]);
 
 	n = proc_chan_find(sock_ino(b.fd), fl, 20);
-	CHECK(n == 16, "v6 line has %d fields, want 16", n);
+	CHECK(n == 20, "v6 line has %d fields, want 20", n);
+	CHECK(!strcmp(fl[16], "bypass"), "firewall mode \"%s\"", fl[16]);
 	CHECK(field_is(fl[1], "ipv6"), "family \"%s\"", fl[1]);
 	CHECK(!strcmp(fl[2], "*") && !strcmp(fl[3], "*") &&
 	      !strcmp(fl[4], "*") && !strcmp(fl[7], "*"),
@@ -326,7 +328,7 @@ static int t_proc_format(void)
 	udp_send("127.0.0.2", tport(1), "127.0.0.1", tport(0), 1, 100);
 	CHECK(vj_wait_total(a.fd, 1, 3000), "packet not counted");
 	n = proc_chan_find(sock_ino(a.fd), fl, 20);
-	CHECK(n == 16 && !strcmp(fl[10], "1"),
+	CHECK(n == 20 && !strcmp(fl[10], "1"),
 	      "rx_packets column \"%s\" after one packet", fl[10]);
 	CHECK(strtoull(fl[11], NULL, 10) == vj_get_stats(a.fd).rx_bytes,
 	      "rx_bytes column \"%s\" disagrees with VJ_STATISTICS", fl[11]);

@@ -88,15 +88,23 @@ static int t_stats_exact(void)
 	      (unsigned long long)s.rx_truncated,
 	      (unsigned long long)s.rx_driver);
 	n = proc_chan_find(sock_ino(c.fd), fl, 20);
-	CHECK(n == 16, "/proc/net/vjchan line has %d fields", n);
+	CHECK(n == 20, "/proc/net/vjchan line has %d fields", n);
 	CHECK(strtoull(fl[10], NULL, 10) == s.rx_packets &&
 	      strtoull(fl[11], NULL, 10) == s.rx_bytes &&
 	      strtoull(fl[12], NULL, 10) == s.rx_ring_full &&
 	      strtoull(fl[13], NULL, 10) == s.rx_invalid_cons &&
 	      strtoull(fl[14], NULL, 10) == s.rx_truncated &&
-	      strtoull(fl[15], NULL, 10) == s.rx_driver,
-	      "/proc counters %s %s %s %s %s %s disagree with VJ_STATISTICS",
-	      fl[10], fl[11], fl[12], fl[13], fl[14], fl[15]);
+	      strtoull(fl[15], NULL, 10) == s.rx_driver &&
+	      !strcmp(fl[16], "bypass") &&
+	      strtoull(fl[17], NULL, 10) == s.rx_hook &&
+	      strtoull(fl[18], NULL, 10) == s.rx_xdp &&
+	      strtoull(fl[19], NULL, 10) == s.rx_filtered,
+	      "/proc columns %s %s %s %s %s %s %s %s %s %s disagree with "
+	      "VJ_STATISTICS", fl[10], fl[11], fl[12], fl[13], fl[14], fl[15],
+	      fl[16], fl[17], fl[18], fl[19]);
+	CHECK(s.rx_packets == s.rx_hook + s.rx_driver + s.rx_xdp +
+	      s.rx_filtered, "rx_packets %llu is not the sum of the paths",
+	      (unsigned long long)s.rx_packets);
 
 	/* The 8 stored are the first 8 sent. */
 	for (i = 0; i < 8; i++) {

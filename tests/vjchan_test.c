@@ -37,6 +37,7 @@ static const struct vj_case *const groups[] = {
 	driver_cases,
 	hostile_cases,
 	lifecycle_cases,
+	firewall_cases,
 };
 
 #define MAX_CASES	256

@@ -29,6 +29,7 @@ struct recv_opts {
 	int			verify;
 	int			quiet;
 	const char		*ready_file;
+	__u16			bind_flags;	/* svj_flags */
 };
 
 struct recv_stats {
@@ -55,6 +56,8 @@ static void usage(FILE *f)
 "  -v, --verify         check the payload pattern and the sequence\n"
 "  -q, --quiet          no line per packet, only the summary\n"
 "      --ready-file F   create F once the channel is bound and mapped\n"
+"  -m, --mode MODE      firewall mode: filtered (default), bypass,\n"
+"                       bypass,transit (see vjchan(7))\n"
 "  -h, --help           this text\n"
 "\n"
 "FLOWSPEC: KIND [sport N] [dport N] [saddr A] [daddr A] [dev NAME|ifindex N]\n"
@@ -93,6 +96,7 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 		{ "verify",	no_argument,		NULL, 'v' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "ready-file",	required_argument,	NULL, 'R' },
+		{ "mode",	required_argument,	NULL, 'm' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -102,7 +106,7 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 	char *end;
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "e:b:c:t:vqh", longopts,
+	while ((c = getopt_long(argc, argv, "e:b:c:t:m:vqh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -141,6 +145,13 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 			break;
 		case 'R':
 			o->ready_file = optarg;
+			break;
+		case 'm':
+			if (vj_bind_flags_parse(optarg, &o->bind_flags)) {
+				fprintf(stderr, "vjchan-recv: bad mode: %s\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -372,7 +383,7 @@ int main(int argc, char **argv)
 			" (is the vjchan module loaded?)" : "");
 		return 1;
 	}
-	err = vj_chan_bind(&ch, &flow);
+	err = vj_chan_bind_flags(&ch, &flow, o.bind_flags);
 	if (err) {
 		vj_flow_format(&flow, text, sizeof(text));
 		fprintf(stderr, "vjchan-recv: bind %s: %s\n", text,

@@ -69,7 +69,11 @@ union vj_addr {
  *
  * Ports are taken from TCP, UDP, UDP-Lite, SCTP and DCCP headers; packets of
  * other protocols have port 0 and so only match flows whose ports are both
- * wildcards.  IP fragments never match a channel: they go to the stack.
+ * wildcards.  Fragments are never classified one by one: an IPv4 datagram
+ * is classified once reassembled, and reaches its channel through the
+ * filtered path (VJ_DESC_F_FILTERED), whatever the channel's firewall mode;
+ * IPv6 fragments are reassembled before that path only when conntrack is
+ * active in the namespace, and otherwise go to the stack.
  *
  * When several channels match a packet the most specific one wins: the one
  * with more non-wildcard fields; between equally many, the one whose
@@ -92,17 +96,50 @@ struct vj_flow {
 /**
  * struct sockaddr_vj - the address passed to bind() and got by getsockname()
  * @svj_family: AF_VJCHAN
- * @svj_flags: must be zero (no flags are defined yet)
+ * @svj_flags: the firewall mode (VJ_BIND_FW_*) and VJ_BIND_F_* bits; other
+ *	bits must be zero (EINVAL)
  * @svj_flow: the flow id
  *
  * bind() takes at least sizeof(struct sockaddr_vj) bytes; bytes beyond it
- * must be zero (E2BIG otherwise), so the structure can grow.
+ * must be zero (E2BIG otherwise), so the structure can grow.  Binding needs
+ * CAP_NET_ADMIN in the user namespace that owns the socket's network
+ * namespace (EPERM otherwise): a channel takes packets away from whatever
+ * socket would have received them, so claiming traffic is an administrative
+ * act, as configuring the firewall is.  See vjchan(7), "Privilege".
  */
 struct sockaddr_vj {
 	__u16		svj_family;
 	__u16		svj_flags;
 	struct vj_flow	svj_flow;
 };
+
+/*
+ * Firewall mode of a channel (svj_flags & VJ_BIND_FW_MASK):
+ *
+ * VJ_BIND_FW_FILTERED (the default): packets are claimed only after the
+ *	firewall's input hooks accepted them: at NF_INET_LOCAL_IN, after the
+ *	filter and security tables, with the conntrack entry confirmed.  Every
+ *	verdict, counter, log and rate limit of the ruleset applies, and IPv4
+ *	fragments arrive reassembled.  The fast paths (the pre-routing hook,
+ *	the driver API, XDP) never serve these channels.
+ * VJ_BIND_FW_SANCTIONED: like filtered, except for connections that the
+ *	ruleset marks (conntrack mark, see vjchan(7)): once a packet of such a
+ *	connection has been accepted at NF_INET_LOCAL_IN, the fast paths may
+ *	deliver the connection's later packets.  (Reserved: binding with it
+ *	fails with EOPNOTSUPP on kernels that do not implement it.)
+ * VJ_BIND_FW_BYPASS: claimed at the earliest point with no firewall at all.
+ *
+ * VJ_BIND_F_TRANSIT: also take packets not addressed to this host
+ *	(forwarded, bridged with br_netfilter, not yet de-NATed).  Without it
+ *	the fast paths take only packets whose destination is a local,
+ *	broadcast or multicast address; the filtered path sees only local
+ *	traffic anyway.
+ */
+#define VJ_BIND_FW_MASK		0x0003
+#define VJ_BIND_FW_FILTERED	0x0000
+#define VJ_BIND_FW_SANCTIONED	0x0001
+#define VJ_BIND_FW_BYPASS	0x0002
+#define VJ_BIND_F_TRANSIT	0x0004
 
 /* Socket options, level SOL_VJCHAN. */
 #define VJ_RING			1	/* set/get struct vj_ring_req */
@@ -197,7 +234,13 @@ struct vj_desc {
 
 #define VJ_DESC_F_L2		(1U << 0)	/* starts with the link header */
 #define VJ_DESC_F_TRUNC		(1U << 1)	/* cut to the buffer size */
-#define VJ_DESC_F_DRIVER	(1U << 2)	/* came through the driver API */
+/*
+ * Which path fed the packet: at most one of these bits is set; none means
+ * the pre-routing hook (a bypass channel fed by an unmodified driver).
+ */
+#define VJ_DESC_F_DRIVER	(1U << 2)	/* the driver API */
+#define VJ_DESC_F_XDP		(1U << 3)	/* an XDP program */
+#define VJ_DESC_F_FILTERED	(1U << 4)	/* after the firewall (LOCAL_IN) */
 
 /**
  * struct vj_statistics - channel counters (VJ_STATISTICS)
@@ -207,14 +250,19 @@ struct vj_desc {
  * @rx_invalid_cons: consumer index values read and rejected as invalid
  * @rx_truncated: packets placed in the ring but cut to the buffer size
  * @rx_driver: of rx_packets, those that came through the driver API
+ * @rx_hook: of rx_packets, those taken by the pre-routing hook
+ * @rx_xdp: of rx_packets, those taken by an XDP program
+ * @rx_filtered: of rx_packets, those taken after the firewall (LOCAL_IN)
  *
  * Every packet that matched the channel is counted in exactly one of
- * rx_packets and rx_ring_full.
+ * rx_packets and rx_ring_full; each packet in rx_packets in exactly one of
+ * rx_driver, rx_hook, rx_xdp and rx_filtered.  A GRO aggregate is cut back
+ * into the packets it was made of, and each of them is counted.
  *
- * For every getsockopt() of this family, optlen must be at least the size the
- * structure has in this header (EINVAL otherwise); the kernel copies the
- * structure and sets optlen to the bytes copied.  Should a structure grow,
- * sizes from older headers stay accepted and get the fields they know.
+ * For every getsockopt() of this family, optlen must be at least the
+ * structure's first size (EINVAL otherwise): sizeof() of it in this header,
+ * except VJ_STATISTICS_SIZE_V1 for this one, which has grown.  The kernel
+ * copies min(optlen, the size it has) bytes and sets optlen to that.
  */
 struct vj_statistics {
 	__u64	rx_packets;
@@ -223,6 +271,12 @@ struct vj_statistics {
 	__u64	rx_invalid_cons;
 	__u64	rx_truncated;
 	__u64	rx_driver;
+	__u64	rx_hook;
+	__u64	rx_xdp;
+	__u64	rx_filtered;
 };
+
+/* The size of struct vj_statistics before rx_hook was added. */
+#define VJ_STATISTICS_SIZE_V1	48
 
 #endif /* _UAPI_LINUX_VJCHAN_H */

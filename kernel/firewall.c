@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Firewall policy of channels, and the filtered receive path.
+ *
+ * The filtered path hooks NF_INET_LOCAL_IN for IPv4 and IPv6 at the last
+ * priority, after the filter and security tables: a packet reaches it only
+ * if the ruleset accepted it, with every counter, log and rate limit
+ * applied.  IPv4 packets arrive reassembled (ip_local_deliver() defragments
+ * before LOCAL_IN); IPv6 fragments are reassembled before this hook only
+ * when conntrack is active in the namespace (nf_defrag_ipv6 in pre-routing),
+ * otherwise after it, so without conntrack they go to the stack.
+ *
+ * Conntrack confirms a new connection in its own LOCAL_IN hook, also at the
+ * last priority; which of the two runs first depends on registration order.
+ * A packet the filtered path steals would skip that confirmation, and the
+ * connection would never become "established", so the hook confirms the
+ * entry itself, through the nf_ct_hook that nf_conntrack publishes (no
+ * symbol dependency on nf_conntrack).  Confirmation can drop the packet
+ * (a clash); the hook then returns that verdict, as nf_confirm() would.
+ *
+ * The fast paths classify with vj_flow_lookup_fast(): only bypass channels
+ * (and, with VJ_BIND_F_TRANSIT, only then for transit traffic) are served
+ * before the firewall.
+ */
+
+#include <linux/capability.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/skbuff.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/netfilter/nf_conntrack.h>
+#include <net/route.h>
+#include <net/sock.h>
+
+#include "vj_deliver.h"
+#include "vj_firewall.h"
+#include "vj_flow.h"
+#include "vj_parse.h"
+#include "vj_stats.h"
+
+/* After the filter (0), security (50) and conntrack helper tables. */
+#define VJ_FW_PRIORITY		NF_IP_PRI_LAST
+#define VJ_FW6_PRIORITY		NF_IP6_PRI_LAST
+
+/**
+ * vj_fw_bind_check - may @sk bind a channel with these sockaddr_vj flags?
+ * @sk: the channel's socket
+ * @flags: svj_flags as given to bind()
+ *
+ * Returns 0, -EINVAL for unknown bits or modes, -EOPNOTSUPP for a mode this
+ * kernel does not implement, or -EPERM without CAP_NET_ADMIN over the
+ * socket's network namespace (both the opener of the socket and the caller
+ * must have it, as sk_net_capable() checks).
+ */
+int vj_fw_bind_check(struct sock *sk, u16 flags)
+{
+	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT))
+		return -EINVAL;
+	switch (flags & VJ_BIND_FW_MASK) {
+	case VJ_BIND_FW_FILTERED:
+	case VJ_BIND_FW_BYPASS:
+		break;
+	case VJ_BIND_FW_SANCTIONED:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+	/* The filtered path sees only packets the stack delivers locally. */
+	if ((flags & VJ_BIND_F_TRANSIT) &&
+	    (flags & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
+		return -EINVAL;
+	if (!sk_net_capable(sk, CAP_NET_ADMIN))
+		return -EPERM;
+	return 0;
+}
+
+/**
+ * vj_dst_local - is the packet addressed to this host?
+ * @net: the namespace it arrived in
+ * @key: its flow key (destination address and family)
+ * @dev: the device it arrived on
+ *
+ * True for local, broadcast and multicast destinations; false for what the
+ * stack would forward.  Used by the fast paths, which run before routing.
+ */
+bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
+		  const struct net_device *dev)
+{
+	const struct in6_addr *a6;
+
+	if (!key->family) {
+		switch (inet_addr_type_dev_table(net, dev, key->daddr[0])) {
+		case RTN_LOCAL:
+		case RTN_BROADCAST:
+		case RTN_MULTICAST:
+			return true;
+		default:
+			return false;
+		}
+	}
+	a6 = (const struct in6_addr *)key->daddr;
+	return ipv6_addr_is_multicast(a6) || ipv6_chk_addr(net, a6, NULL, 0);
+}
+
+/**
+ * vj_flow_lookup_fast - classify for a path that runs before the firewall
+ * @vn: the namespace's channels
+ * @key: the packet's flow key
+ * @dev: the device it arrived on
+ *
+ * Returns the channel that wins the match rule if it may take the packet
+ * on a fast path, else NULL: the packet then goes on to the stack untouched
+ * (and, if the winner is a filtered channel, reaches it through the
+ * firewall).  Caller holds rcu_read_lock().
+ */
+struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
+				    const struct vj_flow_key *key,
+				    const struct net_device *dev)
+{
+	struct vj_chan *chan = vj_flow_lookup(vn, key);
+
+	if (!chan)
+		return NULL;
+	if (chan->fw_mode != VJ_BIND_FW_BYPASS) {
+		vj_count(VJ_CNT_FW_DEFERRED);
+		return NULL;
+	}
+	if (!chan->transit && !vj_dst_local(vn->net, key, dev)) {
+		vj_count(VJ_CNT_NOT_LOCAL);
+		return NULL;
+	}
+	return chan;
+}
+
+/* Confirm the packet's conntrack entry, as nf_confirm() would have. */
+static unsigned int fw_confirm(struct sk_buff *skb)
+{
+	struct nf_conn *ct = (struct nf_conn *)skb_nfct(skb);
+	const struct nf_ct_hook *ct_hook;
+
+	if (!ct || nf_ct_is_template(ct) || nf_ct_is_confirmed(ct))
+		return NF_ACCEPT;
+	ct_hook = rcu_dereference(nf_ct_hook);
+	if (!ct_hook || !ct_hook->confirm)
+		return NF_ACCEPT;
+	return ct_hook->confirm(skb);
+}
+
+static unsigned int fw_deliver(struct vj_net *vn, struct sk_buff *skb,
+			       const struct vj_flow_key *key)
+{
+	struct vj_chan *chan;
+	unsigned int verdict;
+
+	/* Netfilter hooks run under rcu_read_lock(). */
+	chan = vj_flow_lookup(vn, key);
+	if (!chan)
+		return NF_ACCEPT;
+	verdict = fw_confirm(skb);
+	if (verdict != NF_ACCEPT)
+		return verdict;
+	if (!vj_deliver_skb(chan, skb, key->ifindex, VJ_DESC_F_FILTERED))
+		return NF_ACCEPT;
+	return NF_STOLEN;
+}
+
+static unsigned int fw_local_in4(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	struct vj_net *vn = priv;
+	const struct iphdr *iph = ip_hdr(skb);
+	struct vj_flow_key key;
+
+	if (!rcu_access_pointer(vn->masks[0]))
+		return NF_ACCEPT;
+	if (ip_is_fragment(iph))	/* not reassembled: leave it alone */
+		return NF_ACCEPT;
+	memset(&key, 0, sizeof(key));
+	key.proto = iph->protocol;
+	key.saddr[0] = iph->saddr;
+	key.daddr[0] = iph->daddr;
+	key.ifindex = state->in->ifindex;
+	if (vj_parse_ports(skb, skb_network_offset(skb) + iph->ihl * 4, &key))
+		return NF_ACCEPT;
+	return fw_deliver(vn, skb, &key);
+}
+
+static unsigned int fw_local_in6(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	struct vj_net *vn = priv;
+	const struct ipv6hdr *ip6 = ipv6_hdr(skb);
+	struct vj_flow_key key;
+	__be16 frag_off = 0;
+	u8 nexthdr;
+	int thoff;
+
+	if (!rcu_access_pointer(vn->masks[1]))
+		return NF_ACCEPT;
+	nexthdr = ip6->nexthdr;
+	thoff = ipv6_skip_exthdr(skb, skb_network_offset(skb) + sizeof(*ip6),
+				 &nexthdr, &frag_off);
+	if (thoff < 0 || frag_off)
+		return NF_ACCEPT;
+	memset(&key, 0, sizeof(key));
+	key.family = 1;
+	key.proto = nexthdr;
+	memcpy(key.saddr, &ip6->saddr, sizeof(key.saddr));
+	memcpy(key.daddr, &ip6->daddr, sizeof(key.daddr));
+	key.ifindex = state->in->ifindex;
+	if (vj_parse_ports(skb, thoff, &key))
+		return NF_ACCEPT;
+	return fw_deliver(vn, skb, &key);
+}
+
+int vj_fw_register(struct vj_net *vn)
+{
+	int err;
+
+	lockdep_assert_held(&vn->lock);
+	if (vn->fw_hooks_registered)
+		return 0;
+
+	vn->fw_hook_ops[0] = (struct nf_hook_ops) {
+		.hook = fw_local_in4,
+		.priv = vn,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = VJ_FW_PRIORITY,
+	};
+	vn->fw_hook_ops[1] = (struct nf_hook_ops) {
+		.hook = fw_local_in6,
+		.priv = vn,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = VJ_FW6_PRIORITY,
+	};
+	err = nf_register_net_hooks(vn->net, vn->fw_hook_ops,
+				    ARRAY_SIZE(vn->fw_hook_ops));
+	if (!err)
+		vn->fw_hooks_registered = true;
+	return err;
+}
+
+void vj_fw_unregister(struct vj_net *vn)
+{
+	if (vn->fw_hooks_registered)
+		nf_unregister_net_hooks(vn->net, vn->fw_hook_ops,
+					ARRAY_SIZE(vn->fw_hook_ops));
+	vn->fw_hooks_registered = false;
+}

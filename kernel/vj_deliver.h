@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Handing an skb that matched a channel to the channel's ring: shared by the
+ * receive paths that see skbs (the pre-routing hook and the filtered path).
+ */
+#ifndef _VJ_DELIVER_H
+#define _VJ_DELIVER_H
+
+#include <linux/types.h>
+
+struct sk_buff;
+struct vj_chan;
+
+bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb, int ifindex,
+		    u32 path);
+
+#endif /* _VJ_DELIVER_H */
