@@ -16,23 +16,10 @@ bench_say() {
 	echo "bench: $*" >&2
 }
 
-# Debian packages the benchmark needs on the host (the guest shares its
-# root): libxdp/libbpf to build and run the AF_XDP and XDP receivers, clang
-# for the XDP object, xdp-tools for inspection, matplotlib for the chart.
+# The benchmark's Debian packages (libxdp/libbpf, clang, xdp-tools,
+# matplotlib) are in the project's one list, scripts/install-deps.sh.
 bench_deps() {
-	local p missing=()
-
-	for p in libxdp-dev libbpf-dev xdp-tools clang llvm pkg-config \
-		 python3-matplotlib; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	bench_say "installing ${missing[*]}"
-	[ "$(id -u)" -eq 0 ] || { bench_say "need root to install packages"; return 1; }
-	DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >/dev/null
+	"$bench_top/scripts/install-deps.sh"
 }
 
 bench_build() {

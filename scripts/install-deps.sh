@@ -1,13 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the host packages the build and the QEMU tests need, if missing.
+# Install the host packages that the build, the tests and the benchmark
+# need, if missing: the one list of them (the debug kernel's build
+# dependencies are installed by scripts/build-debug-kernel.sh).  The guest
+# shares the host's root read-only, so the guest's tools come from here too.
 # Kernel packages are never installed: scripts/fetch-kernel.sh extracts them
 # into a cache instead.
 set -euo pipefail
 
-pkgs=(gcc make libc6-dev qemu-system-x86 busybox-static kmod xz-utils
-      cpio iproute2 nftables python3 sparse iputils-ping procps dwarves)
+pkgs=(
+	# building the module (pahole encodes its BTF), libvjchan, the tools
+	gcc make libc6-dev dwarves pkg-config
+	# the QEMU guest and its initramfs
+	qemu-system-x86 busybox-static kmod xz-utils cpio
+	# what the tests run in the guest
+	iproute2 nftables iptables ethtool python3 iputils-ping procps
+	# static checks (checkpatch.pl itself comes from linux-source-6.12)
+	sparse
+	# XDP programs and the benchmark's receivers and chart
+	clang llvm libbpf-dev libxdp-dev xdp-tools python3-matplotlib
+)
 
 missing=()
 for p in "${pkgs[@]}"; do
