@@ -9,12 +9,22 @@
  * to the stack would split one flow between two receivers.  So an aggregate
  * is cut back into its segments (software GSO, as nfnetlink_queue does at
  * the same hooks) and each segment goes into the ring and is counted.
+ *
+ * The UDP or TCP checksum verdict is worked out here, once, so that the
+ * consumer does not sum every byte again: the device's verdict where it
+ * gave one (CHECKSUM_UNNECESSARY, or CHECKSUM_COMPLETE checked against the
+ * pseudo-header), else the kernel sums the packet (nf_checksum(), what the
+ * UDP and TCP receive paths would do).  A packet with a bad checksum is
+ * dropped and counted in the channel's rx_csum_bad; a good one is marked
+ * VJ_DESC_F_CSUM_OK.
  */
 
 #include <linux/if_arp.h>
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/netfilter.h>
+#include <linux/udp.h>
 #include <net/gso.h>
 #include <net/sock.h>
 
@@ -40,11 +50,39 @@ static unsigned int skb_eth_len(const struct sk_buff *skb)
 	return off == ETH_HLEN && off <= skb_headroom(skb) ? ETH_HLEN : 0;
 }
 
+enum csum_verdict { CSUM_UNKNOWN, CSUM_OK, CSUM_BAD };
+
+/*
+ * The transport checksum verdict for @skb (data at the network header, the
+ * transport header at @thoff).  Only UDP and TCP are checked.
+ */
+static enum csum_verdict csum_verdict(struct sk_buff *skb,
+				      const struct vj_flow_key *key, int thoff,
+				      unsigned int hook)
+{
+	struct udphdr uh;
+
+	if (key->proto != IPPROTO_UDP && key->proto != IPPROTO_TCP)
+		return CSUM_UNKNOWN;
+	if (thoff < 0 || thoff >= skb->len)
+		return CSUM_UNKNOWN;
+	/* Checked by the device, or left to it by a local sender. */
+	if (skb->ip_summed == CHECKSUM_UNNECESSARY ||
+	    skb->ip_summed == CHECKSUM_PARTIAL)
+		return CSUM_OK;
+	/* IPv4 UDP may go without a checksum: nothing to verify. */
+	if (key->proto == IPPROTO_UDP && !key->family &&
+	    (skb_copy_bits(skb, thoff, &uh, sizeof(uh)) || !uh.check))
+		return CSUM_UNKNOWN;
+	return nf_checksum(skb, hook, thoff, key->proto,
+			   key->family ? AF_INET6 : AF_INET) ? CSUM_BAD : CSUM_OK;
+}
+
 static void count_path(u32 path, bool claimed, unsigned int n)
 {
 	enum vj_counter c;
 
-	if (path == VJ_DESC_F_FILTERED)
+	if (path & VJ_DESC_F_FILTERED)
 		c = claimed ? VJ_CNT_FW_CLAIMED : VJ_CNT_FW_DROPPED;
 	else
 		c = claimed ? VJ_CNT_HOOK_CLAIMED : VJ_CNT_HOOK_DROPPED;
@@ -91,19 +129,23 @@ static void deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
  * vj_deliver_skb - put a packet that matched @chan into its ring
  * @chan: the channel (the caller holds rcu_read_lock())
  * @skb: the packet, skb->data at the network header; owned by the caller
- * @ifindex: the interface it arrived on
+ * @key: its flow key
+ * @thoff: offset of its transport header from skb->data
+ * @hook: the netfilter hook the caller runs at
  * @path: VJ_DESC_F_FILTERED for the filtered path, 0 for the pre-routing hook
  *
  * Returns true if @skb was consumed: placed in the ring, or dropped and
- * counted because the ring was full.  Returns false, leaving @skb to the
- * caller, if the channel is dead (its device went away): the packet then
- * goes on as if the channel did not exist.
+ * counted because the ring was full or its checksum was bad.  Returns
+ * false, leaving @skb to the caller, if the channel is dead (its device
+ * went away): the packet then goes on as if the channel did not exist.
  */
-bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb, int ifindex,
+bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
+		    const struct vj_flow_key *key, int thoff, unsigned int hook,
 		    u32 path)
 {
 	unsigned int l2 = skb_eth_len(skb);
 	const u8 *mac = l2 ? skb_mac_header(skb) : NULL;
+	int ifindex = key->ifindex;
 
 	if (skb_is_gso(skb)) {
 		u8 eth[ETH_HLEN];
@@ -113,8 +155,25 @@ bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb, int ifindex,
 		/* Segmenting resets the aggregate's mac header: keep a copy. */
 		if (l2)
 			memcpy(eth, mac, l2);
-		deliver_segments(chan, skb, l2 ? eth : NULL, l2, ifindex, path);
+		/* GRO merged only segments whose checksums it verified. */
+		deliver_segments(chan, skb, l2 ? eth : NULL, l2, ifindex,
+				 path | VJ_DESC_F_CSUM_OK);
 		return true;
+	}
+
+	switch (csum_verdict(skb, key, thoff, hook)) {
+	case CSUM_OK:
+		path |= VJ_DESC_F_CSUM_OK;
+		break;
+	case CSUM_BAD:
+		if (vj_ring_dead(chan->ring))
+			return false;
+		vj_ring_count_csum_bad(chan->ring);
+		vj_count(VJ_CNT_CSUM_BAD);
+		kfree_skb_reason(skb, SKB_DROP_REASON_TCP_CSUM);
+		return true;
+	default:
+		break;
 	}
 
 	switch (vj_ring_rx_skb(chan->ring, skb, mac, l2, ifindex, path)) {

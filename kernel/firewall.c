@@ -18,9 +18,10 @@
  * symbol dependency on nf_conntrack).  Confirmation can drop the packet
  * (a clash); the hook then returns that verdict, as nf_confirm() would.
  *
- * The fast paths classify with vj_flow_lookup_fast(): only bypass channels
- * (and, with VJ_BIND_F_TRANSIT, only then for transit traffic) are served
- * before the firewall.
+ * The fast paths classify with vj_flow_lookup_fast(): only bypass channels,
+ * and sanctioned channels for the connections the ruleset marked
+ * (sanction.c), are served before the firewall; transit traffic only with
+ * VJ_BIND_F_TRANSIT.
  */
 
 #include <linux/capability.h>
@@ -41,6 +42,7 @@
 #include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_parse.h"
+#include "vj_sanction.h"
 #include "vj_stats.h"
 
 /* After the filter (0), security (50) and conntrack helper tables. */
@@ -63,10 +65,9 @@ int vj_fw_bind_check(struct sock *sk, u16 flags)
 		return -EINVAL;
 	switch (flags & VJ_BIND_FW_MASK) {
 	case VJ_BIND_FW_FILTERED:
+	case VJ_BIND_FW_SANCTIONED:
 	case VJ_BIND_FW_BYPASS:
 		break;
-	case VJ_BIND_FW_SANCTIONED:
-		return -EOPNOTSUPP;
 	default:
 		return -EINVAL;
 	}
@@ -126,7 +127,14 @@ struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
 
 	if (!chan)
 		return NULL;
-	if (chan->fw_mode != VJ_BIND_FW_BYPASS) {
+	switch (chan->fw_mode) {
+	case VJ_BIND_FW_BYPASS:
+		break;
+	case VJ_BIND_FW_SANCTIONED:
+		if (vj_sanction_test(vn, chan, key))
+			break;
+		fallthrough;
+	default:
 		vj_count(VJ_CNT_FW_DEFERRED);
 		return NULL;
 	}
@@ -152,7 +160,7 @@ static unsigned int fw_confirm(struct sk_buff *skb)
 }
 
 static unsigned int fw_deliver(struct vj_net *vn, struct sk_buff *skb,
-			       const struct vj_flow_key *key)
+			       const struct vj_flow_key *key, int thoff)
 {
 	struct vj_chan *chan;
 	unsigned int verdict;
@@ -164,58 +172,27 @@ static unsigned int fw_deliver(struct vj_net *vn, struct sk_buff *skb,
 	verdict = fw_confirm(skb);
 	if (verdict != NF_ACCEPT)
 		return verdict;
-	if (!vj_deliver_skb(chan, skb, key->ifindex, VJ_DESC_F_FILTERED))
+	if (chan->fw_mode == VJ_BIND_FW_SANCTIONED)
+		vj_sanction_note(vn, chan, key, skb);
+	if (!vj_deliver_skb(chan, skb, key, thoff, NF_INET_LOCAL_IN,
+			    VJ_DESC_F_FILTERED))
 		return NF_ACCEPT;
 	return NF_STOLEN;
 }
 
-static unsigned int fw_local_in4(void *priv, struct sk_buff *skb,
-				 const struct nf_hook_state *state)
+static unsigned int fw_local_in(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
 {
 	struct vj_net *vn = priv;
-	const struct iphdr *iph = ip_hdr(skb);
 	struct vj_flow_key key;
-
-	if (!rcu_access_pointer(vn->masks[0]))
-		return NF_ACCEPT;
-	if (ip_is_fragment(iph))	/* not reassembled: leave it alone */
-		return NF_ACCEPT;
-	memset(&key, 0, sizeof(key));
-	key.proto = iph->protocol;
-	key.saddr[0] = iph->saddr;
-	key.daddr[0] = iph->daddr;
-	key.ifindex = state->in->ifindex;
-	if (vj_parse_ports(skb, skb_network_offset(skb) + iph->ihl * 4, &key))
-		return NF_ACCEPT;
-	return fw_deliver(vn, skb, &key);
-}
-
-static unsigned int fw_local_in6(void *priv, struct sk_buff *skb,
-				 const struct nf_hook_state *state)
-{
-	struct vj_net *vn = priv;
-	const struct ipv6hdr *ip6 = ipv6_hdr(skb);
-	struct vj_flow_key key;
-	__be16 frag_off = 0;
-	u8 nexthdr;
 	int thoff;
 
-	if (!rcu_access_pointer(vn->masks[1]))
+	if (!rcu_access_pointer(vn->masks[state->pf == NFPROTO_IPV6]))
 		return NF_ACCEPT;
-	nexthdr = ip6->nexthdr;
-	thoff = ipv6_skip_exthdr(skb, skb_network_offset(skb) + sizeof(*ip6),
-				 &nexthdr, &frag_off);
-	if (thoff < 0 || frag_off)
+	/* IPv4 is reassembled by now; IPv6 only when conntrack is active. */
+	if (vj_parse_skb(skb, state->pf, state->in->ifindex, &key, &thoff))
 		return NF_ACCEPT;
-	memset(&key, 0, sizeof(key));
-	key.family = 1;
-	key.proto = nexthdr;
-	memcpy(key.saddr, &ip6->saddr, sizeof(key.saddr));
-	memcpy(key.daddr, &ip6->daddr, sizeof(key.daddr));
-	key.ifindex = state->in->ifindex;
-	if (vj_parse_ports(skb, thoff, &key))
-		return NF_ACCEPT;
-	return fw_deliver(vn, skb, &key);
+	return fw_deliver(vn, skb, &key, thoff);
 }
 
 int vj_fw_register(struct vj_net *vn)
@@ -227,14 +204,14 @@ int vj_fw_register(struct vj_net *vn)
 		return 0;
 
 	vn->fw_hook_ops[0] = (struct nf_hook_ops) {
-		.hook = fw_local_in4,
+		.hook = fw_local_in,
 		.priv = vn,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_LOCAL_IN,
 		.priority = VJ_FW_PRIORITY,
 	};
 	vn->fw_hook_ops[1] = (struct nf_hook_ops) {
-		.hook = fw_local_in6,
+		.hook = fw_local_in,
 		.priv = vn,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_LOCAL_IN,

@@ -16,6 +16,7 @@
 #include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_hook.h"
+#include "vj_sanction.h"
 #include "vj_socket.h"
 
 static bool addr_is_any(const union vj_addr *a)
@@ -171,7 +172,8 @@ static void chan_unhash(struct vj_net *vn, struct vj_chan *chan)
 
 	lockdep_assert_held(&vn->lock);
 	hlist_del_rcu(&chan->hnode);
-	chan->hashed = false;
+	WRITE_ONCE(chan->hashed, false);
+	vj_sanction_forget_chan(vn, chan);
 	if (!--vn->mask_refs[fam][chan->mask] && masks_rebuild(vn, fam)) {
 		/*
 		 * No memory for a smaller list: keep the old one, which only
@@ -232,7 +234,7 @@ int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
 		}
 	}
 	hlist_add_head_rcu(&chan->hnode, head);
-	chan->hashed = true;
+	WRITE_ONCE(chan->hashed, true);
 	list_add_tail(&chan->list, &vn->channels);
 out_unlock:
 	mutex_unlock(&vn->lock);
@@ -274,6 +276,7 @@ void vj_flow_net_init(struct vj_net *vn, struct net *net)
 		INIT_HLIST_HEAD(&vn->table[i]);
 	vn->seed = get_random_u32();
 	vn->net = net;
+	vj_sanction_net_init(vn);
 }
 
 /* The namespace is going away: no channel is left in it. */
@@ -282,6 +285,7 @@ void vj_flow_net_exit(struct vj_net *vn)
 	unsigned int fam;
 
 	WARN_ON_ONCE(!list_empty(&vn->channels));
+	vj_sanction_net_exit(vn);
 	for (fam = 0; fam < ARRAY_SIZE(vn->masks); fam++)
 		kfree(rcu_dereference_protected(vn->masks[fam], true));
 }

@@ -40,64 +40,30 @@
 
 /* Hand a packet whose key is filled in to its channel, if it may have it. */
 static unsigned int hook_deliver(struct vj_net *vn, struct sk_buff *skb,
-				 const struct vj_flow_key *key)
+				 const struct vj_flow_key *key, int thoff)
 {
 	struct vj_chan *chan;
 
 	/* Netfilter hooks run under rcu_read_lock(). */
 	chan = vj_flow_lookup_fast(vn, key, skb->dev);
-	if (!chan || !vj_deliver_skb(chan, skb, key->ifindex, 0))
+	if (!chan || !vj_deliver_skb(chan, skb, key, thoff,
+				     NF_INET_PRE_ROUTING, 0))
 		return NF_ACCEPT;
 	return NF_STOLEN;
 }
 
-static unsigned int hook_ipv4(void *priv, struct sk_buff *skb,
-			      const struct nf_hook_state *state)
+static unsigned int hook_in(void *priv, struct sk_buff *skb,
+			    const struct nf_hook_state *state)
 {
 	struct vj_net *vn = priv;
-	const struct iphdr *iph = ip_hdr(skb);
 	struct vj_flow_key key;
-
-	if (!rcu_access_pointer(vn->masks[0]))
-		return NF_ACCEPT;
-	if (ip_is_fragment(iph))
-		return NF_ACCEPT;
-	memset(&key, 0, sizeof(key));
-	key.proto = iph->protocol;
-	key.saddr[0] = iph->saddr;
-	key.daddr[0] = iph->daddr;
-	key.ifindex = state->in->ifindex;
-	if (vj_parse_ports(skb, skb_network_offset(skb) + iph->ihl * 4, &key))
-		return NF_ACCEPT;
-	return hook_deliver(vn, skb, &key);
-}
-
-static unsigned int hook_ipv6(void *priv, struct sk_buff *skb,
-			      const struct nf_hook_state *state)
-{
-	struct vj_net *vn = priv;
-	const struct ipv6hdr *ip6 = ipv6_hdr(skb);
-	struct vj_flow_key key;
-	__be16 frag_off = 0;
-	u8 nexthdr;
 	int thoff;
 
-	if (!rcu_access_pointer(vn->masks[1]))
+	if (!rcu_access_pointer(vn->masks[state->pf == NFPROTO_IPV6]))
 		return NF_ACCEPT;
-	nexthdr = ip6->nexthdr;
-	thoff = ipv6_skip_exthdr(skb, skb_network_offset(skb) + sizeof(*ip6),
-				 &nexthdr, &frag_off);
-	if (thoff < 0 || frag_off)
+	if (vj_parse_skb(skb, state->pf, state->in->ifindex, &key, &thoff))
 		return NF_ACCEPT;
-	memset(&key, 0, sizeof(key));
-	key.family = 1;
-	key.proto = nexthdr;
-	memcpy(key.saddr, &ip6->saddr, sizeof(key.saddr));
-	memcpy(key.daddr, &ip6->daddr, sizeof(key.daddr));
-	key.ifindex = state->in->ifindex;
-	if (vj_parse_ports(skb, thoff, &key))
-		return NF_ACCEPT;
-	return hook_deliver(vn, skb, &key);
+	return hook_deliver(vn, skb, &key, thoff);
 }
 
 int vj_hook_register(struct vj_net *vn)
@@ -109,14 +75,14 @@ int vj_hook_register(struct vj_net *vn)
 		return 0;
 
 	vn->hook_ops[0] = (struct nf_hook_ops) {
-		.hook = hook_ipv4,
+		.hook = hook_in,
 		.priv = vn,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_PRE_ROUTING,
 		.priority = VJ_HOOK_PRIORITY,
 	};
 	vn->hook_ops[1] = (struct nf_hook_ops) {
-		.hook = hook_ipv6,
+		.hook = hook_in,
 		.priv = vn,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_PRE_ROUTING,

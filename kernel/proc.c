@@ -36,6 +36,10 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_NOT_LOCAL] = "not_local",
 	[VJ_CNT_GSO_SEGMENTED] = "gso_segmented",
 	[VJ_CNT_GSO_FAILED] = "gso_failed",
+	[VJ_CNT_CSUM_BAD] = "csum_bad",
+	[VJ_CNT_SANCTION_NOTED] = "sanction_noted",
+	[VJ_CNT_SANCTION_ENDED] = "sanction_ended",
+	[VJ_CNT_SANCTION_REFUSED] = "sanction_refused",
 	[VJ_CNT_CHANNELS_CREATED] = "channels_created",
 	[VJ_CNT_CHANNELS_DESTROYED] = "channels_destroyed",
 	[VJ_CNT_BYTES_PINNED] = "bytes_pinned",
@@ -68,7 +72,7 @@ static int chan_seq_show(struct seq_file *seq, void *v)
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
 	if (v == &vn->channels)
-		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver fw rx_hook rx_xdp rx_filtered\n");
+		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver fw rx_hook rx_xdp rx_filtered rx_csum_bad\n");
 	else
 		vj_sock_show(seq, list_entry(v, struct vj_chan, list));
 	return 0;

@@ -367,6 +367,14 @@ void vj_ring_count_drops(struct vj_ring *ring, unsigned int n)
 	spin_unlock_bh(&ring->lock);
 }
 
+/* A packet of this channel's flow was dropped for a bad checksum. */
+void vj_ring_count_csum_bad(struct vj_ring *ring)
+{
+	spin_lock_bh(&ring->lock);
+	ring->stats.rx_csum_bad++;
+	spin_unlock_bh(&ring->lock);
+}
+
 /*
  * Queue a global buffer from the driver API.  It is not visible to user
  * space (which cannot map global buffers) until the consumer's next poll

@@ -275,6 +275,7 @@ static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
 	st->rx_hook = rs.rx_hook;
 	st->rx_xdp = rs.rx_xdp;
 	st->rx_filtered = rs.rx_filtered;
+	st->rx_csum_bad = rs.rx_csum_bad;
 }
 
 static int vj_getsockopt(struct socket *sock, int level, int optname,
@@ -453,11 +454,11 @@ void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
 	show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
 	show_num(seq, ntohs(f->dport));
 	show_num(seq, f->ifindex);
-	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu\n",
+	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu\n",
 		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
 		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
 		   st.rx_driver, fw_mode_name[chan->fw_mode],
-		   st.rx_hook, st.rx_xdp, st.rx_filtered);
+		   st.rx_hook, st.rx_xdp, st.rx_filtered, st.rx_csum_bad);
 }
 
 static const struct net_proto_family vj_family = {

@@ -11,7 +11,10 @@
 struct sk_buff;
 struct vj_chan;
 
-bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb, int ifindex,
+struct vj_flow_key;
+
+bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
+		    const struct vj_flow_key *key, int thoff, unsigned int hook,
 		    u32 path);
 
 #endif /* _VJ_DELIVER_H */

@@ -17,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/netfilter.h>
 #include <linux/rculist.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/vjchan.h>
 
@@ -36,6 +37,7 @@ struct vj_ring;
 #define VJ_NMASKS	64
 
 #define VJ_HASH_BITS	10
+#define VJ_SANCTION_BITS	8
 
 /* A packet's flow, or a channel's with unspecified fields zero. */
 struct vj_flow_key {
@@ -80,6 +82,9 @@ struct vj_net {
 	struct nf_hook_ops hook_ops[2];		/* pre-routing, vj_hook.h */
 	bool fw_hooks_registered;
 	struct nf_hook_ops fw_hook_ops[2];	/* local-in, vj_firewall.h */
+	spinlock_t sanction_lock;		/* writers of sanctions */
+	unsigned int nsanctions;
+	struct hlist_head sanctions[1 << VJ_SANCTION_BITS]; /* vj_sanction.h */
 	struct net *net;
 };
 

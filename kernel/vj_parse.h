@@ -13,6 +13,8 @@ struct vj_flow_key;
 
 int vj_parse_ports(const struct sk_buff *skb, int thoff,
 		   struct vj_flow_key *key);
+int vj_parse_skb(const struct sk_buff *skb, u8 pf, int ifindex,
+		 struct vj_flow_key *key, int *thoff);
 int vj_parse_frame(const u8 *frame, unsigned int len, struct vj_flow_key *key,
 		   __be16 *proto);
 

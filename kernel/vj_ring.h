@@ -69,6 +69,7 @@ struct vj_ring_stats {
 	u64 rx_hook;
 	u64 rx_xdp;
 	u64 rx_filtered;
+	u64 rx_csum_bad;
 };
 
 /* Kernel-private state of one slot; user space never sees it. */
@@ -113,6 +114,7 @@ int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		   const u8 *mac, unsigned int l2, int ifindex, u32 path);
 void vj_ring_count_drops(struct vj_ring *ring, unsigned int n);
+void vj_ring_count_csum_bad(struct vj_ring *ring);
 int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 		    u16 l3_off, __be16 proto);
 void vj_ring_flush(struct vj_ring *ring);

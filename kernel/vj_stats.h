@@ -27,6 +27,10 @@ enum vj_counter {
 	VJ_CNT_NOT_LOCAL,	/* fast path matched, not addressed to us */
 	VJ_CNT_GSO_SEGMENTED,	/* GRO aggregates cut into their segments */
 	VJ_CNT_GSO_FAILED,	/* aggregates lost: no memory to cut them */
+	VJ_CNT_CSUM_BAD,	/* packets of a channel with a bad checksum */
+	VJ_CNT_SANCTION_NOTED,	/* connections sanctioned by the ruleset */
+	VJ_CNT_SANCTION_ENDED,	/* sanctions ended */
+	VJ_CNT_SANCTION_REFUSED, /* sanctions not noted: table full, no memory */
 	VJ_CNT_CHANNELS_CREATED,
 	VJ_CNT_CHANNELS_DESTROYED,
 	VJ_CNT_BYTES_PINNED,	/* ring memory currently allocated */

@@ -24,6 +24,8 @@ export PATH="$top/tools:$top/tests:$PATH"
 export VJ_KO=${VJ_KO:-kernel}
 
 tmp=$(mktemp -d /tmp/vj-net.XXXXXX)
+# shellcheck source=tests/netlib.sh
+. "$top/tests/netlib.sh"
 
 vjtest_setup() {
 	ip link set vjtest0 up &&
@@ -31,16 +33,6 @@ vjtest_setup() {
 	ip -6 addr replace 2001:db8:100::1/64 dev vjtest0 nodad
 }
 bgpids=()
-
-ok() {
-	echo "ok $1"
-}
-
-fail() {
-	local name=$1
-	shift
-	echo "FAIL $name: $*"
-}
 
 cleanup() {
 	local p
@@ -53,37 +45,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-# wait_file FILE SECS: true once FILE exists.
-wait_file() {
-	local i
-	for i in $(seq $(($2 * 10))); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# recv_start NAME ARGS...: vjchan-recv in the background; sets $rpid.
-# Output goes to $tmp/NAME.out; returns once the channel is bound.
-recv_start() {
-	local name=$1
-	shift
-	rm -f "$tmp/$name.ready"
-	vjchan-recv --ready-file "$tmp/$name.ready" "$@" >"$tmp/$name.out" 2>&1 &
-	rpid=$!
-	bgpids+=("$rpid")
-	wait_file "$tmp/$name.ready" 10
-}
-
-# recv_wait PID: exit status of that vjchan-recv.
-recv_wait() {
-	wait "$1"
-}
-
-field() {	# field FILE KEY: the value of "KEY N" in a vjchan-recv summary
-	sed -n "s/^$2 \([0-9]*\)$/\1/p" "$1" | tail -n 1
-}
 
 setup_peer() {
 	local e

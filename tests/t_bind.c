@@ -138,8 +138,7 @@ static int t_bind_bad_family(void)
 
 /*
  * svj_flags: a firewall mode and VJ_BIND_F_TRANSIT; unknown bits and the
- * undefined mode are EINVAL, sanctioned is not implemented (EOPNOTSUPP), and
- * transit is only for bypass channels.
+ * undefined mode are EINVAL, and transit is only for bypass channels.
  */
 static int t_bind_flags(void)
 {
@@ -147,8 +146,8 @@ static int t_bind_flags(void)
 	struct sockaddr_vj sa = sa_of(&f);
 	int fd = vj_socket();
 
-	sa.svj_flags = VJ_BIND_FW_SANCTIONED;
-	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EOPNOTSUPP, "sanctioned");
+	sa.svj_flags = VJ_BIND_FW_SANCTIONED | VJ_BIND_F_TRANSIT;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "sanctioned transit");
 	sa.svj_flags = VJ_BIND_FW_MASK;
 	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "mode 3");
 	sa.svj_flags = VJ_BIND_F_TRANSIT;

@@ -123,10 +123,11 @@ struct sockaddr_vj {
  *	fragments arrive reassembled.  The fast paths (the pre-routing hook,
  *	the driver API, XDP) never serve these channels.
  * VJ_BIND_FW_SANCTIONED: like filtered, except for connections that the
- *	ruleset marks (conntrack mark, see vjchan(7)): once a packet of such a
- *	connection has been accepted at NF_INET_LOCAL_IN, the fast paths may
- *	deliver the connection's later packets.  (Reserved: binding with it
- *	fails with EOPNOTSUPP on kernels that do not implement it.)
+ *	ruleset marks: once the filtered path has delivered a packet whose
+ *	conntrack mark has all the bits of the module parameter sanction_mark
+ *	(0, the default, sanctions nothing), the fast paths deliver that
+ *	connection's later packets, and keep its conntrack entry alive, until
+ *	the entry dies or the channel is unbound.  See vjchan(7).
  * VJ_BIND_FW_BYPASS: claimed at the earliest point with no firewall at all.
  *
  * VJ_BIND_F_TRANSIT: also take packets not addressed to this host
@@ -241,6 +242,14 @@ struct vj_desc {
 #define VJ_DESC_F_DRIVER	(1U << 2)	/* the driver API */
 #define VJ_DESC_F_XDP		(1U << 3)	/* an XDP program */
 #define VJ_DESC_F_FILTERED	(1U << 4)	/* after the firewall (LOCAL_IN) */
+/*
+ * The UDP or TCP checksum is known to be correct: the device verified it,
+ * or the kernel did.  Without the bit the verdict is unknown (another
+ * protocol, an IPv4 UDP datagram without a checksum, a driver that gave no
+ * verdict): check it yourself if it matters.  A packet whose checksum is
+ * known to be wrong is never delivered; it is counted in rx_csum_bad.
+ */
+#define VJ_DESC_F_CSUM_OK	(1U << 5)
 
 /**
  * struct vj_statistics - channel counters (VJ_STATISTICS)
@@ -253,9 +262,11 @@ struct vj_desc {
  * @rx_hook: of rx_packets, those taken by the pre-routing hook
  * @rx_xdp: of rx_packets, those taken by an XDP program
  * @rx_filtered: of rx_packets, those taken after the firewall (LOCAL_IN)
+ * @rx_csum_bad: packets of this flow dropped: bad UDP or TCP checksum
  *
  * Every packet that matched the channel is counted in exactly one of
- * rx_packets and rx_ring_full; each packet in rx_packets in exactly one of
+ * rx_packets, rx_ring_full and rx_csum_bad; each packet in rx_packets in
+ * exactly one of
  * rx_driver, rx_hook, rx_xdp and rx_filtered.  A GRO aggregate is cut back
  * into the packets it was made of, and each of them is counted.
  *
@@ -274,6 +285,7 @@ struct vj_statistics {
 	__u64	rx_hook;
 	__u64	rx_xdp;
 	__u64	rx_filtered;
+	__u64	rx_csum_bad;
 };
 
 /* The size of struct vj_statistics before rx_hook was added. */

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sanctioned connections.
+ *
+ * A sanctioned channel is filtered, except for the connections that the
+ * administrator's ruleset marks: when the filtered path (LOCAL_IN, after
+ * every rule) delivers a packet whose conntrack entry carries all the bits
+ * of the sanction_mark module parameter, the connection's exact tuple is
+ * remembered here, with a reference on the conntrack entry.  From then on
+ * the fast paths deliver that connection's packets directly, as
+ * nf_flowtable does for forwarded connections after "flow add": the rules
+ * decided once, for the whole connection.  Each packet taken on a fast path
+ * pushes the entry's timeout forward by the length it had when sanctioned,
+ * so conntrack does not expire a connection it no longer sees.
+ *
+ * A sanction ends when its conntrack entry dies or expires (checked on each
+ * use, and swept when the table is full), when the channel is unbound, or
+ * when the namespace goes.  Readers (the fast paths) take no lock; writers
+ * hold vn->sanction_lock.  Entries are freed after an RCU grace period,
+ * which also drops the conntrack reference.
+ */
+
+#include <linux/jhash.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <net/netfilter/nf_conntrack.h>
+
+#include "vj_flow.h"
+#include "vj_sanction.h"
+#include "vj_stats.h"
+
+unsigned int vj_sanction_mark;
+module_param_named(sanction_mark, vj_sanction_mark, uint, 0644);
+MODULE_PARM_DESC(sanction_mark,
+		 "conntrack mark bits that sanction a connection for the fast paths (0: none)");
+
+#define VJ_SANCTION_MAX		4096	/* per namespace */
+
+struct vj_sanction {
+	struct hlist_node node;		/* vn->sanctions, RCU */
+	struct rcu_head rcu;
+	struct vj_flow_key key;		/* the connection's tuple, ifindex 0 */
+	struct vj_chan *chan;
+	struct nf_conn *ct;		/* holds a reference */
+	u32 timeout;			/* jiffies the entry had when noted */
+};
+
+static void tuple_of(struct vj_flow_key *t, const struct vj_flow_key *key)
+{
+	*t = *key;
+	t->ifindex = 0;
+}
+
+static struct hlist_head *sanction_bucket(struct vj_net *vn,
+					  const struct vj_flow_key *t)
+{
+	u32 h = jhash2((const u32 *)t, sizeof(*t) / sizeof(u32), vn->seed);
+
+	return &vn->sanctions[h >> (32 - VJ_SANCTION_BITS)];
+}
+
+static void sanction_free_rcu(struct rcu_head *head)
+{
+	struct vj_sanction *s = container_of(head, struct vj_sanction, rcu);
+
+	nf_conntrack_put(&s->ct->ct_general);
+	kfree(s);
+}
+
+/* Called with vn->sanction_lock held. */
+static void sanction_del(struct vj_net *vn, struct vj_sanction *s)
+{
+	hlist_del_rcu(&s->node);
+	vn->nsanctions--;
+	vj_count(VJ_CNT_SANCTION_ENDED);
+	call_rcu(&s->rcu, sanction_free_rcu);
+}
+
+static bool sanction_stale(const struct vj_sanction *s)
+{
+	return nf_ct_is_dying(s->ct) || nf_ct_is_expired(s->ct);
+}
+
+/* Called with vn->sanction_lock held: drop the entries of dead conntracks. */
+static void sanction_sweep(struct vj_net *vn)
+{
+	struct vj_sanction *s;
+	struct hlist_node *n;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vn->sanctions); i++)
+		hlist_for_each_entry_safe(s, n, &vn->sanctions[i], node)
+			if (sanction_stale(s))
+				sanction_del(vn, s);
+}
+
+/**
+ * vj_sanction_note - remember a connection if the ruleset sanctioned it
+ * @vn: the namespace's channels
+ * @chan: the sanctioned channel the filtered path just delivered to
+ * @key: the packet's flow key
+ * @skb: the packet, with its (confirmed) conntrack entry
+ *
+ * Softirq context, under rcu_read_lock().
+ */
+void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
+		      const struct vj_flow_key *key, struct sk_buff *skb)
+{
+	struct nf_conn *ct = (struct nf_conn *)skb_nfct(skb);
+	unsigned int mark = READ_ONCE(vj_sanction_mark);
+	struct vj_sanction *s, *old;
+	struct hlist_head *head;
+	struct vj_flow_key t;
+
+	if (!mark || !ct || nf_ct_is_template(ct) || !nf_ct_is_confirmed(ct))
+		return;
+	if ((READ_ONCE(ct->mark) & mark) != mark)
+		return;
+	tuple_of(&t, key);
+	s = kzalloc(sizeof(*s), GFP_ATOMIC);
+	if (!s) {
+		vj_count(VJ_CNT_SANCTION_REFUSED);
+		return;
+	}
+	s->key = t;
+	s->chan = chan;
+	s->ct = ct;
+	s->timeout = max_t(u32, nf_ct_expires(ct), HZ);
+	head = sanction_bucket(vn, &t);
+
+	spin_lock_bh(&vn->sanction_lock);
+	hlist_for_each_entry(old, head, node)
+		if (!memcmp(&old->key, &t, sizeof(t)))
+			goto out_free;	/* noted already */
+	/* The channel is unbound under vn->lock, then forgotten here. */
+	if (!READ_ONCE(chan->hashed))
+		goto out_free;
+	if (vn->nsanctions >= VJ_SANCTION_MAX)
+		sanction_sweep(vn);
+	if (vn->nsanctions >= VJ_SANCTION_MAX) {
+		vj_count(VJ_CNT_SANCTION_REFUSED);
+		goto out_free;
+	}
+	nf_conntrack_get(&ct->ct_general);
+	hlist_add_head_rcu(&s->node, head);
+	vn->nsanctions++;
+	spin_unlock_bh(&vn->sanction_lock);
+	vj_count(VJ_CNT_SANCTION_NOTED);
+	return;
+
+out_free:
+	spin_unlock_bh(&vn->sanction_lock);
+	kfree(s);
+}
+
+/**
+ * vj_sanction_test - may a fast path give this packet to @chan?
+ * @vn: the namespace's channels
+ * @chan: the sanctioned channel that won the match rule
+ * @key: the packet's flow key
+ *
+ * True if the packet's connection was sanctioned for @chan and its
+ * conntrack entry lives; its timeout is then pushed forward.  Caller holds
+ * rcu_read_lock().
+ */
+bool vj_sanction_test(struct vj_net *vn, struct vj_chan *chan,
+		      const struct vj_flow_key *key)
+{
+	struct vj_sanction *s;
+	struct vj_flow_key t;
+	u32 now;
+
+	if (!READ_ONCE(vn->nsanctions))
+		return false;
+	tuple_of(&t, key);
+	hlist_for_each_entry_rcu(s, sanction_bucket(vn, &t), node) {
+		if (memcmp(&s->key, &t, sizeof(t)))
+			continue;
+		if (s->chan != chan || sanction_stale(s))
+			return false;
+		now = nfct_time_stamp;
+		/* Only when half of it is gone: keep the line mostly clean. */
+		if ((s32)(READ_ONCE(s->ct->timeout) - now) < s->timeout / 2)
+			WRITE_ONCE(s->ct->timeout, now + s->timeout);
+		return true;
+	}
+	return false;
+}
+
+/* @chan is being unbound (its packets can no longer find it). */
+void vj_sanction_forget_chan(struct vj_net *vn, struct vj_chan *chan)
+{
+	struct vj_sanction *s;
+	struct hlist_node *n;
+	unsigned int i;
+
+	if (chan->fw_mode != VJ_BIND_FW_SANCTIONED)
+		return;
+	spin_lock_bh(&vn->sanction_lock);
+	for (i = 0; i < ARRAY_SIZE(vn->sanctions); i++)
+		hlist_for_each_entry_safe(s, n, &vn->sanctions[i], node)
+			if (s->chan == chan)
+				sanction_del(vn, s);
+	spin_unlock_bh(&vn->sanction_lock);
+}
+
+void vj_sanction_net_init(struct vj_net *vn)
+{
+	unsigned int i;
+
+	spin_lock_init(&vn->sanction_lock);
+	for (i = 0; i < ARRAY_SIZE(vn->sanctions); i++)
+		INIT_HLIST_HEAD(&vn->sanctions[i]);
+}
+
+/* The namespace is going: no channel is left, so no entry either. */
+void vj_sanction_net_exit(struct vj_net *vn)
+{
+	WARN_ON_ONCE(vn->nsanctions);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Sanctioned connections: the connections of sanctioned channels that the
+ * ruleset marked, which the fast paths may then serve.
+ */
+#ifndef _VJ_SANCTION_H
+#define _VJ_SANCTION_H
+
+#include <linux/types.h>
+
+struct sk_buff;
+struct vj_chan;
+struct vj_flow_key;
+struct vj_net;
+
+extern unsigned int vj_sanction_mark;
+
+void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
+		      const struct vj_flow_key *key, struct sk_buff *skb);
+bool vj_sanction_test(struct vj_net *vn, struct vj_chan *chan,
+		      const struct vj_flow_key *key);
+void vj_sanction_forget_chan(struct vj_net *vn, struct vj_chan *chan);
+void vj_sanction_net_init(struct vj_net *vn);
+void vj_sanction_net_exit(struct vj_net *vn);
+
+#endif /* _VJ_SANCTION_H */
