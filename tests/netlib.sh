@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the network test scripts (tests/net.sh, tests/vjnet.sh):
+# verdict lines, background vjchan-recv, and the TCP and UDP endpoints.
+# Sourced; sets $tmp (a scratch directory) and $bgpids.
+
+tmp=$(mktemp -d /tmp/vj-net.XXXXXX)
+bgpids=()
+
+ok() {
+	echo "ok $1"
+}
+
+fail() {
+	local name=$1
+	shift
+	echo "FAIL $name: $*"
+}
+
+# kill_bg: stop the background jobs started here.
+kill_bg() {
+	local p
+	for p in "${bgpids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+}
+
+# wait_file FILE SECS: true once FILE exists.
+wait_file() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# recv_start NAME ARGS...: vjchan-recv in the background; sets $rpid.
+# Output goes to $tmp/NAME.out; returns once the channel is bound.
+recv_start() {
+	local name=$1
+	shift
+	rm -f "$tmp/$name.ready"
+	vjchan-recv --ready-file "$tmp/$name.ready" "$@" >"$tmp/$name.out" 2>&1 &
+	rpid=$!
+	bgpids+=("$rpid")
+	wait_file "$tmp/$name.ready" 10
+}
+
+# recv_wait PID: exit status of that vjchan-recv.
+recv_wait() {
+	wait "$1"
+}
+
+field() {	# field FILE KEY: the value of "KEY N" in a vjchan-recv summary
+	sed -n "s/^$2 \([0-9]*\)$/\1/p" "$1" | tail -n 1
+}
+
+# A TCP server in this ns counting the bytes a client in the peer sends.
+tcp_server_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(1)
+s.settimeout(20)
+open(sys.argv[3], "w").close()
+c, _ = s.accept()
+c.settimeout(20)
+n = 0
+h = 0
+while True:
+    b = c.recv(65536)
+    if not b:
+        break
+    for x in b:
+        if x != (n * 7 + 3) & 0xff:
+            h += 1
+        n += 1
+c.sendall(("%d %d\n" % (n, h)).encode())
+c.close()
+'
+tcp_client_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+c = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+total = int(sys.argv[3])
+data = bytes(((i * 7 + 3) & 0xff) for i in range(total))
+c.sendall(data)
+c.shutdown(socket.SHUT_WR)
+r = b""
+while True:
+    b = c.recv(100)
+    if not b:
+        break
+    r += b
+print(r.decode().strip())
+'
+
+udp_sink_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.settimeout(10)
+open(sys.argv[4], "w").close()
+n = 0
+try:
+    while n < int(sys.argv[3]):
+        b = s.recv(65536)
+        seq = int.from_bytes(b[:4], "big")
+        if all(b[i] == (seq + i) & 0xff for i in range(4, len(b))):
+            n += 1
+except socket.timeout:
+    pass
+print(n)
+'
