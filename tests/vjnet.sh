@@ -12,7 +12,9 @@
 # vjnet device.  arp_ignore=1 keeps eth0 from answering ARP for eth2's
 # address on the shared hub.
 #
-# Leaves vjnet loaded, eth2 attached to virtio_net.
+# Leaves vjnet loaded, the third NIC attached to virtio_net (each move
+# names the interface anew: eth1 is in the peer netns, so the name may
+# change).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -341,7 +343,10 @@ t_detach_busy() {
 
 t_unload_busy() {
 	local why= out i
-	if ! dev=$(vjchan-ctl attach eth2 2>&1) || ! out=$(dev_setup "$dev"); then
+	# The move back to virtio_net may have named the interface anew.
+	out=
+	dev=$(ls "/sys/bus/virtio/devices/$vdev/net/" 2>/dev/null)
+	if ! dev=$(vjchan-ctl attach "$dev" 2>&1) || ! out=$(dev_setup "$dev"); then
 		fail VJNET_UNLOAD_BUSY "re-attach: $dev $out"
 		return
 	fi
