@@ -20,6 +20,7 @@ static int rx_add(struct vjnet_priv *vi, gfp_t gfp)
 	struct scatterlist sg;
 	int err;
 
+	BUILD_BUG_ON(VJNET_HDR_LEN > VJ_GBUF_HEADROOM);
 	if (!buf)
 		return -ENOMEM;
 	sg_init_one(&sg, buf->data - VJNET_HDR_LEN, VJNET_HDR_LEN + buf->size);
