@@ -6,6 +6,11 @@
  * nothing is lost to a backlog limit.  The queue is unbounded but can never
  * hold more than the global pool, so it cannot overflow; only a failed skb
  * allocation loses a frame, and that is counted.
+ *
+ * Frames a driver hands over with vj_napi_rx_batch() take the other way,
+ * vj_default_napi_rx(): in the driver's NAPI poll, an skb is built around
+ * the buffer's own memory and passed to napi_gro_receive(); the buffer gets
+ * a fresh page fragment and goes back to the pool.  No copy, no work item.
  */
 
 #include <linux/etherdevice.h>
@@ -71,6 +76,51 @@ void vj_default_rx(struct vj_buffer *buf)
 	netdev_hold(buf->dev, &buf->dev_tracker, GFP_ATOMIC);
 	if (llist_add(&buf->node, &default_queue))
 		schedule_work(&default_work);
+}
+
+/*
+ * NAPI context only: hand @buf's frame to the stack on buf->dev, in an skb
+ * built around the buffer's memory, or in a copy when no fresh memory for
+ * the buffer can be had.  Consumes @buf and accounts for it in @res.
+ */
+void vj_default_napi_rx(struct napi_struct *napi, struct vj_buffer *buf,
+			struct vj_rx_result *res)
+{
+	struct net_device *dev = buf->dev;
+	unsigned int len = buf->len;
+	struct sk_buff *skb = NULL;
+	void *fresh;
+
+	vj_count(VJ_CNT_DEFAULT_RX);
+	fresh = napi_alloc_frag(VJ_GBUF_TRUESIZE);
+	if (likely(fresh)) {
+		skb = napi_build_skb(buf->head, VJ_GBUF_TRUESIZE);
+		if (likely(skb)) {
+			skb_reserve(skb, VJ_GBUF_HEADROOM);
+			skb_put(skb, len);
+			vj_pool_set_head(buf, fresh);
+			res->stack++;
+			vj_count(VJ_CNT_DEFAULT_NOCOPY);
+		} else {
+			skb_free_frag(fresh);
+		}
+	}
+	if (unlikely(!skb)) {
+		skb = napi_alloc_skb(napi, len);
+		if (!skb) {
+			vj_pool_put(buf);
+			res->dropped++;
+			vj_count(VJ_CNT_DEFAULT_NOMEM);
+			return;
+		}
+		skb_put_data(skb, buf->data, len);
+		res->stack_copied++;
+	}
+	vj_pool_put(buf);
+	res->stack_bytes += len;
+	skb->protocol = eth_type_trans(skb, dev);
+	napi_gro_receive(napi, skb);
+	vj_count(VJ_CNT_DEFAULT_TO_STACK);
 }
 
 /* Module exit: no driver can queue any more. */

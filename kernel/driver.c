@@ -49,9 +49,12 @@ EXPORT_SYMBOL_GPL(vj_put_buffer);
 
 /*
  * Classify one frame and queue it.  Returns the channel whose consumer must
- * be woken, or NULL.  Called under rcu_read_lock().
+ * be woken, or NULL.  Called under rcu_read_lock().  With @napi (and @res),
+ * an unclaimed frame goes to the stack in this NAPI poll without a copy
+ * (vj_default_napi_rx()); without, to the default channel's work item.
  */
-static struct vj_chan *rx_one(struct vj_buffer *buf)
+static struct vj_chan *rx_one(struct vj_buffer *buf, struct napi_struct *napi,
+			      struct vj_rx_result *res)
 {
 	struct net_device *dev = buf->dev;
 	const struct ethhdr *eth;
@@ -66,6 +69,8 @@ static struct vj_chan *rx_one(struct vj_buffer *buf)
 				     buf->len, dev ? netdev_name(dev) : "none");
 		vj_count(VJ_CNT_DRIVER_BAD);
 		vj_pool_put(buf);
+		if (res)
+			res->dropped++;
 		return NULL;
 	}
 	if (vj_parse_frame(buf->data, buf->len, &key, &proto))
@@ -85,15 +90,22 @@ static struct vj_chan *rx_one(struct vj_buffer *buf)
 	case -ENOSPC:
 		vj_count(VJ_CNT_DRIVER_DROPPED);
 		vj_pool_put(buf);
+		if (res)
+			res->dropped++;
 		return NULL;
 	default:	/* dead channel: as if it were not there */
 		goto to_default;
 	}
 	vj_count(VJ_CNT_DRIVER_CLAIMED);
+	if (res)
+		res->channel++;
 	return chan;
 
 to_default:
-	vj_default_rx(buf);
+	if (napi)
+		vj_default_napi_rx(napi, buf, res);
+	else
+		vj_default_rx(buf);
 	return NULL;
 }
 
@@ -111,12 +123,35 @@ void vj_netif_rx(struct vj_buffer *buf, unsigned int len)
 
 	buf->len = len;
 	rcu_read_lock();
-	chan = rx_one(buf);
+	chan = rx_one(buf, NULL, NULL);
 	if (chan)
 		chan->sk->sk_data_ready(chan->sk);
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(vj_netif_rx);
+
+/*
+ * A consumer is woken once per run of frames for its channel rather than
+ * once per frame.
+ */
+static void rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
+		     unsigned int n, struct vj_rx_result *res)
+{
+	struct vj_chan *pending = NULL, *chan;
+	unsigned int i;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		chan = rx_one(bufs[i], napi, res);
+		if (chan && pending && chan != pending)
+			pending->sk->sk_data_ready(pending->sk);
+		if (chan)
+			pending = chan;
+	}
+	if (pending)
+		pending->sk->sk_data_ready(pending->sk);
+	rcu_read_unlock();
+}
 
 /**
  * vj_netif_rx_batch - receive many frames, as from one NAPI poll
@@ -128,19 +163,24 @@ EXPORT_SYMBOL_GPL(vj_netif_rx);
  */
 void vj_netif_rx_batch(struct vj_buffer **bufs, unsigned int n)
 {
-	struct vj_chan *pending = NULL, *chan;
-	unsigned int i;
-
-	rcu_read_lock();
-	for (i = 0; i < n; i++) {
-		chan = rx_one(bufs[i]);
-		if (chan && pending && chan != pending)
-			pending->sk->sk_data_ready(pending->sk);
-		if (chan)
-			pending = chan;
-	}
-	if (pending)
-		pending->sk->sk_data_ready(pending->sk);
-	rcu_read_unlock();
+	rx_batch(NULL, bufs, n, NULL);
 }
 EXPORT_SYMBOL_GPL(vj_netif_rx_batch);
+
+/**
+ * vj_napi_rx_batch - receive many frames in the driver's own NAPI poll
+ * @napi: the NAPI instance whose poll is running
+ * @bufs: buffers from vj_get_buffer(), each with ->len set
+ * @n: number of buffers
+ * @res: zeroed by the caller; counts what became of the frames
+ *
+ * As vj_netif_rx_batch(), but unclaimed frames go to the stack through
+ * napi_gro_receive() on @napi in this call, in skbs built around the
+ * buffers' memory (no copy).  Consumes every buffer.
+ */
+void vj_napi_rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
+		      unsigned int n, struct vj_rx_result *res)
+{
+	rx_batch(napi, bufs, n, res);
+}
+EXPORT_SYMBOL_GPL(vj_napi_rx_batch);

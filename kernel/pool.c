@@ -9,9 +9,15 @@
  * clears taken slots in batches, so up to a batch of slots that no longer
  * hold a buffer still read as occupied, and a ring of exactly nbufs slots
  * would refuse a put.
+ *
+ * Each buffer's memory is a page fragment of VJ_GBUF_TRUESIZE bytes laid out
+ * as an skb head (headroom, data, room for skb_shared_info), so the default
+ * channel can build an skb around it without a copy (default.c); the
+ * vj_buffer then gets a fresh fragment (vj_pool_set_head()).
  */
 
 #include <linux/ptr_ring.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 
 #include "vj_pool.h"
@@ -37,11 +43,13 @@ int vj_pool_init(unsigned int nbufs)
 	for (i = 0; i < nbufs; i++) {
 		struct vj_buffer *buf = &pool_bufs[i];
 
-		buf->data = kmalloc(VJ_GBUF_SIZE, GFP_KERNEL);
-		if (!buf->data) {
+		void *head = netdev_alloc_frag(VJ_GBUF_TRUESIZE);
+
+		if (!head) {
 			err = -ENOMEM;
 			goto err_free_data;
 		}
+		vj_pool_set_head(buf, head);
 		buf->size = VJ_GBUF_SIZE;
 		/* Nothing else can see the ring yet: no lock needed. */
 		__ptr_ring_produce(&pool_free_ring, buf);
@@ -51,7 +59,7 @@ int vj_pool_init(unsigned int nbufs)
 
 err_free_data:
 	while (i--)
-		kfree(pool_bufs[i].data);
+		skb_free_frag(pool_bufs[i].head);
 	ptr_ring_cleanup(&pool_free_ring, NULL);
 err_free_bufs:
 	kvfree(pool_bufs);
@@ -68,8 +76,15 @@ void vj_pool_exit(void)
 		       pool_nbufs - free, pool_nbufs);
 	ptr_ring_cleanup(&pool_free_ring, NULL);
 	for (i = 0; i < pool_nbufs; i++)
-		kfree(pool_bufs[i].data);
+		skb_free_frag(pool_bufs[i].head);
 	kvfree(pool_bufs);
+}
+
+/* Give @buf the memory @head (VJ_GBUF_TRUESIZE bytes, a page fragment). */
+void vj_pool_set_head(struct vj_buffer *buf, void *head)
+{
+	buf->head = head;
+	buf->data = head + VJ_GBUF_HEADROOM;
 }
 
 struct vj_buffer *vj_pool_get(void)

@@ -28,6 +28,7 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_DEFAULT_RX] = "default_rx",
 	[VJ_CNT_DEFAULT_TO_STACK] = "default_to_stack",
 	[VJ_CNT_DEFAULT_NOMEM] = "default_nomem",
+	[VJ_CNT_DEFAULT_NOCOPY] = "default_nocopy",
 	[VJ_CNT_HOOK_CLAIMED] = "hook_claimed",
 	[VJ_CNT_HOOK_DROPPED] = "hook_dropped",
 	[VJ_CNT_FW_CLAIMED] = "fw_claimed",

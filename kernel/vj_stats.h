@@ -19,6 +19,7 @@ enum vj_counter {
 	VJ_CNT_DEFAULT_RX,	/* of those, given to the default channel */
 	VJ_CNT_DEFAULT_TO_STACK, /* default channel: handed to the stack */
 	VJ_CNT_DEFAULT_NOMEM,	/* default channel: lost, no skb */
+	VJ_CNT_DEFAULT_NOCOPY,	/* of to_stack: skb built around the buffer */
 	VJ_CNT_HOOK_CLAIMED,	/* pre-routing hook: copied into a channel */
 	VJ_CNT_HOOK_DROPPED,	/* pre-routing hook: dropped, channel full */
 	VJ_CNT_FW_CLAIMED,	/* filtered path: copied into a channel */

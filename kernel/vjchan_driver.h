@@ -11,6 +11,21 @@
  * buffers when its consumer next polls); any other frame goes to the default
  * channel, which hands it to the normal stack as an skb on buf->dev.
  *
+ * Two ways to hand frames over:
+ *  - vj_netif_rx() / vj_netif_rx_batch(): unclaimed frames are copied into
+ *    an skb by a work item (any softirq or process context caller).
+ *  - vj_napi_rx_batch(): only from the driver's own NAPI poll.  Unclaimed
+ *    frames become skbs in that same poll without a copy: the skb is built
+ *    around the buffer's memory (napi_build_skb) and passed to
+ *    napi_gro_receive(); the vj_buffer gets fresh memory and goes back to
+ *    the pool.  So buf->data of a returned buffer may differ from the one
+ *    the driver posted; a driver must take the address again after
+ *    vj_get_buffer() and never keep it across a hand-over.
+ *
+ * Headroom: VJ_GBUF_HEADROOM bytes in front of buf->data belong to the
+ * driver while it owns the buffer, e.g. for a device header that the device
+ * writes just before the frame.  Their contents are not kept.
+ *
  * Context: softirq or process context; not hard interrupt context.
  * Ownership: every buffer taken with vj_get_buffer() must be passed to
  * exactly one of vj_netif_rx(), vj_netif_rx_batch() or vj_put_buffer().
@@ -23,6 +38,8 @@
 
 /* Bytes of frame a global buffer holds. */
 #define VJ_GBUF_SIZE	2048
+/* Bytes in front of buf->data that the owning driver may use. */
+#define VJ_GBUF_HEADROOM	NET_SKB_PAD
 
 /**
  * struct vj_buffer - a global receive buffer
@@ -30,11 +47,13 @@
  * @size: capacity of @data
  * @len: frame length, set by the driver before vj_netif_rx_batch()
  * @dev: receiving device, set by vj_get_buffer()
+ * @head: private to vjchan: start of the memory, VJ_GBUF_HEADROOM before @data
  * @node: private to vjchan
  * @dev_tracker: private to vjchan
  */
 struct vj_buffer {
 	void *data;
+	void *head;
 	unsigned int size;
 	unsigned int len;
 	struct net_device *dev;
@@ -46,5 +65,27 @@ struct vj_buffer *vj_get_buffer(struct net_device *dev);
 void vj_put_buffer(struct vj_buffer *buf);
 void vj_netif_rx(struct vj_buffer *buf, unsigned int len);
 void vj_netif_rx_batch(struct vj_buffer **bufs, unsigned int n);
+
+/**
+ * struct vj_rx_result - what became of the frames of one vj_napi_rx_batch()
+ * @channel: queued on a bound channel
+ * @stack: handed to the stack in an skb built around the buffer
+ * @stack_copied: handed to the stack in a copy (no memory to replace the
+ *	buffer's own)
+ * @dropped: lost: channel full, no skb, or a bad length
+ * @stack_bytes: bytes of the frames in @stack and @stack_copied
+ *
+ * The caller zeroes it; vj_napi_rx_batch() adds to it.
+ */
+struct vj_rx_result {
+	unsigned int channel;
+	unsigned int stack;
+	unsigned int stack_copied;
+	unsigned int dropped;
+	u64 stack_bytes;
+};
+
+void vj_napi_rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
+		      unsigned int n, struct vj_rx_result *res);
 
 #endif /* _VJCHAN_DRIVER_H */

@@ -23,4 +23,4 @@ if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
 fi
 "$cp_dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
-	-f $(ls kernel/*.c kernel/*.h | grep -v "\.mod\.c$") include/uapi/linux/vjchan.h
+	-f $(find kernel -name "*.[ch]" ! -name "*.mod.c" | sort) include/uapi/linux/vjchan.h

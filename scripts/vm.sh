@@ -32,10 +32,11 @@
 # Trace, panic ...), 124 if the VM hit --timeout, 125 if the guest never
 # reported a status (boot failure or crash), 2 for usage errors.
 #
-# Guest: eth0 (52:54:00:12:34:01) and eth1 (52:54:00:12:34:02) are virtio-net
-# NICs on one QEMU-internal hub, with virtio_net already loaded and no
-# addresses; there is no other network.  The root is the host's, made
-# writable by a tmpfs overlay whose changes are discarded; /tmp, /var/tmp,
+# Guest: eth0 (52:54:00:12:34:01), eth1 (52:54:00:12:34:02) and eth2
+# (52:54:00:12:34:03, for vjnet) are virtio-net NICs on one QEMU-internal
+# hub, with virtio_net already loaded and no addresses; there is no other
+# network.  The root is the host's, made writable by a tmpfs overlay whose
+# changes are discarded; /tmp, /var/tmp,
 # /run, /root and /mnt are empty tmpfs; only /mnt/vjout ($VJ_OUT) reaches
 # the host.  CMD sees VJ_IN_VM=1, VJ_OUT and VJ_KVER.
 set -euo pipefail
@@ -175,11 +176,13 @@ qemu=("$qemu_bin" -accel tcg,thread=multi -smp "$smp" -m "$mem"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=vjout,path=${out//,/,,},security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=vjout,mount_tag=vjout
-	# Two NICs on one internal hub; no option ROMs, the guest boots -kernel.
+	# Three NICs on one internal hub; no option ROMs, the guest boots -kernel.
 	-netdev hubport,id=n0,hubid=0
 	-device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:01,romfile=
 	-netdev hubport,id=n1,hubid=0
 	-device virtio-net-pci,netdev=n1,mac=52:54:00:12:34:02,romfile=
+	-netdev hubport,id=n2,hubid=0
+	-device virtio-net-pci,netdev=n2,mac=52:54:00:12:34:03,romfile=
 	-pidfile "$state/qemu.pid")
 # qboot gets to the kernel quicker than SeaBIOS.
 [ -f /usr/share/qemu/qboot.rom ] && qemu+=(-bios /usr/share/qemu/qboot.rom)

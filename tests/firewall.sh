@@ -18,19 +18,13 @@ cd "$(dirname "$0")/.."
 top=$PWD
 export PATH="$top/tools:$top/tests:$PATH"
 
-tmp=$(mktemp -d /tmp/vj-fw.XXXXXX)
-bgpids=()
 # shellcheck source=tests/netlib.sh
 . "$top/tests/netlib.sh"
 
 fwd0=$(sysctl -n net.ipv4.ip_forward)
 
 cleanup() {
-	local p
-	for p in "${bgpids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
+	kill_bg
 	nft delete table inet vjfw 2>/dev/null
 	iptables -D INPUT -p udp --dport 7140 -j DROP 2>/dev/null
 	sysctl -qw net.ipv4.ip_forward="$fwd0"

@@ -1355,11 +1355,15 @@ static void op_getsockopt(void)
 			x_must(&x, ENOPROTOOPT);
 		else if (lp && (len < 0 || (size_t)len < least))
 			x_must(&x, EINVAL);
-		else if (val != buf && (size_t)len >= size)
+		else if (!val && len > 0)
+			x_must(&x, EFAULT);	/* any copy to NULL faults */
+		else if (val && val != buf && (size_t)len >= size)
 			x_must(&x, EFAULT);	/* the copy runs into the guard */
 	}
 	r = getsockopt(f->fd, level, optname, val, lp);
 	if (!check(r, errno, &x) || r)
+		return;
+	if (val != buf)		/* written next to the guard, not into buf */
 		return;
 	got = (size_t)len < size ? (size_t)len : size;
 	if (l != got) {

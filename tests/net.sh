@@ -23,7 +23,6 @@ export PATH="$top/tools:$top/tests:$PATH"
 # Where the modules under test are (make check-debug builds its own).
 export VJ_KO=${VJ_KO:-kernel}
 
-tmp=$(mktemp -d /tmp/vj-net.XXXXXX)
 # shellcheck source=tests/netlib.sh
 . "$top/tests/netlib.sh"
 
@@ -32,14 +31,9 @@ vjtest_setup() {
 	ip addr replace 198.51.100.1/24 dev vjtest0 &&
 	ip -6 addr replace 2001:db8:100::1/64 dev vjtest0 nodad
 }
-bgpids=()
 
 cleanup() {
-	local p
-	for p in "${bgpids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
+	kill_bg
 	ip netns del vjv 2>/dev/null
 	ip link del vjv0 2>/dev/null
 	rm -rf "$tmp"
@@ -134,47 +128,6 @@ t_ping() {
 	fi
 }
 
-# A TCP server in this ns counting the bytes a client in the peer sends.
-tcp_server_py='
-import socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-s = socket.socket(fam, socket.SOCK_STREAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], int(sys.argv[2])))
-s.listen(1)
-s.settimeout(20)
-open(sys.argv[3], "w").close()
-c, _ = s.accept()
-c.settimeout(20)
-n = 0
-h = 0
-while True:
-    b = c.recv(65536)
-    if not b:
-        break
-    for x in b:
-        if x != (n * 7 + 3) & 0xff:
-            h += 1
-        n += 1
-c.sendall(("%d %d\n" % (n, h)).encode())
-c.close()
-'
-tcp_client_py='
-import socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-c = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
-total = int(sys.argv[3])
-data = bytes(((i * 7 + 3) & 0xff) for i in range(total))
-c.sendall(data)
-c.shutdown(socket.SHUT_WR)
-r = b""
-while True:
-    b = c.recv(100)
-    if not b:
-        break
-    r += b
-print(r.decode().strip())
-'
 
 t_tcp() {
 	local addr port=5001 total=300000 got why=
@@ -223,24 +176,6 @@ t_neigh() {
 	fi
 }
 
-udp_sink_py='
-import socket, sys
-fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-s = socket.socket(fam, socket.SOCK_DGRAM)
-s.bind((sys.argv[1], int(sys.argv[2])))
-s.settimeout(10)
-open(sys.argv[4], "w").close()
-n = 0
-try:
-    while n < int(sys.argv[3]):
-        b = s.recv(65536)
-        seq = int.from_bytes(b[:4], "big")
-        if all(b[i] == (seq + i) & 0xff for i in range(4, len(b))):
-            n += 1
-except socket.timeout:
-    pass
-print(n)
-'
 
 t_other_udp() {
 	local addr port=9200 n=20 got why= before after

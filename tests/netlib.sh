@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shell helpers shared by the guest's network test scripts (net.sh,
-# firewall.sh): verdict lines, waiting, background receivers, counters.
-# Sourced, not run.  The caller sets $tmp (a scratch directory) and keeps
-# the PIDs of background jobs in the array bgpids.
+# Shared helpers of the network test scripts (net.sh, vjnet.sh, firewall.sh):
+# verdict lines, background vjchan-recv, and the TCP and UDP endpoints.
+# Sourced; sets $tmp (a scratch directory) and $bgpids.
+
+tmp=$(mktemp -d /tmp/vj-net.XXXXXX)
+bgpids=()
 
 ok() {
 	echo "ok $1"
@@ -13,6 +15,15 @@ fail() {
 	local name=$1
 	shift
 	echo "FAIL $name: $*"
+}
+
+# kill_bg: stop the background jobs started here.
+kill_bg() {
+	local p
+	for p in "${bgpids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
 }
 
 # wait_file FILE SECS: true once FILE exists.
@@ -45,6 +56,67 @@ recv_wait() {
 field() {	# field FILE KEY: the value of "KEY N" in a vjchan-recv summary
 	sed -n "s/^$2 \([0-9]*\)$/\1/p" "$1" | tail -n 1
 }
+
+# A TCP server in this ns counting the bytes a client in the peer sends.
+tcp_server_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(1)
+s.settimeout(20)
+open(sys.argv[3], "w").close()
+c, _ = s.accept()
+c.settimeout(20)
+n = 0
+h = 0
+while True:
+    b = c.recv(65536)
+    if not b:
+        break
+    for x in b:
+        if x != (n * 7 + 3) & 0xff:
+            h += 1
+        n += 1
+c.sendall(("%d %d\n" % (n, h)).encode())
+c.close()
+'
+tcp_client_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+c = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+total = int(sys.argv[3])
+data = bytes(((i * 7 + 3) & 0xff) for i in range(total))
+c.sendall(data)
+c.shutdown(socket.SHUT_WR)
+r = b""
+while True:
+    b = c.recv(100)
+    if not b:
+        break
+    r += b
+print(r.decode().strip())
+'
+
+udp_sink_py='
+import socket, sys
+fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
+s = socket.socket(fam, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.settimeout(10)
+open(sys.argv[4], "w").close()
+n = 0
+try:
+    while n < int(sys.argv[3]):
+        b = s.recv(65536)
+        seq = int.from_bytes(b[:4], "big")
+        if all(b[i] == (seq + i) & 0xff for i in range(4, len(b))):
+            n += 1
+except socket.timeout:
+    pass
+print(n)
+'
 
 pool() {	# pool KEY: a counter of /proc/net/vjchan_pool
 	sed -n "s/^$1 \([0-9-]*\)$/\1/p" /proc/net/vjchan_pool

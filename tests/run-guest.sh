@@ -105,6 +105,9 @@ bash tests/net.sh 2>&1 | tee -a "$log"
 # Firewall modes on real nftables/iptables rulesets.
 bash tests/firewall.sh 2>&1 | tee -a "$log"
 
+# vjnet: the virtio-net driver on the driver API (third NIC, eth2).
+bash tests/vjnet.sh 2>&1 | tee -a "$log"
+
 # self_verdict NAME SECS CMD...: a program that prints its own verdict line
 # ("ok NAME" or "FAIL NAME: ..."); everything else it prints is context,
 # shown as it comes (a guest that dies mid-run still shows the fuzzer's
@@ -149,12 +152,12 @@ else
 	emit "ok KERNEL_LOG_CLEAN"
 fi
 
-# MODULE_UNLOAD_CLEAN: both modules unload (a freed socket may take an
+# MODULE_UNLOAD_CLEAN: the modules unload (vjnet first: it uses vjchan) (a freed socket may take an
 # RCU grace period to drop its module reference) and unloading adds
 # nothing to the log that KERNEL_LOG_CLEAN would flag.
 unload() {
 	local m i
-	for m in vjtest vjchan; do
+	for m in vjnet vjtest vjchan; do
 		[ -d /sys/module/$m ] || continue
 		for i in $(seq 30); do
 			rmmod $m 2>/dev/null && break

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vjnet: a virtio-net driver whose receive buffers are vjchan global
+ * buffers (vjchan_driver.h), so frames of bound channels reach them without
+ * the stack, and all other frames reach the stack without a copy.
+ *
+ * It never binds on its own.  The module has no MODULE_DEVICE_TABLE, so
+ * udev never loads it, and probe() refuses (-ENODEV) every virtio device
+ * not named in the writable parameter "claim" (e.g. "virtio2").  A device
+ * moves from virtio_net to vjnet with tools/vjchan-ctl attach IFACE:
+ *   echo virtio2 >/sys/module/vjnet/parameters/claim
+ *   echo virtio2 >/sys/bus/virtio/drivers/virtio_net/unbind
+ *   echo virtio2 >/sys/bus/virtio/drivers/vjnet/bind
+ * and back with vjchan-ctl detach IFACE (unbind from vjnet, bind to
+ * virtio_net).  A move creates a new interface: addresses must be added
+ * again.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/virtio.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ids.h>
+#include <linux/virtio_net.h>
+
+#include "vjnet.h"
+
+static char claim[64];
+module_param_string(claim, claim, sizeof(claim), 0644);
+MODULE_PARM_DESC(claim, "virtio device (e.g. virtio2) that probe may take");
+
+static int vjnet_open(struct net_device *dev)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	if (!vjnet_rx_fill(vi, GFP_KERNEL))
+		schedule_delayed_work(&vi->refill, 0);
+	napi_enable(&vi->napi);
+	virtqueue_enable_cb(vi->rvq);
+	local_bh_disable();
+	napi_schedule(&vi->napi);
+	local_bh_enable();
+	netif_tx_start_all_queues(dev);
+	return 0;
+}
+
+static int vjnet_stop(struct net_device *dev)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	netif_tx_disable(dev);
+	cancel_delayed_work_sync(&vi->refill);
+	napi_disable(&vi->napi);
+	/* A refill scheduled by the last poll. */
+	cancel_delayed_work_sync(&vi->refill);
+	return 0;
+}
+
+static const struct net_device_ops vjnet_netdev_ops = {
+	.ndo_open = vjnet_open,
+	.ndo_stop = vjnet_stop,
+	.ndo_start_xmit = vjnet_start_xmit,
+	.ndo_get_stats64 = vjnet_get_stats64,
+	.ndo_validate_addr = eth_validate_addr,
+	.ndo_set_mac_address = eth_mac_addr,
+};
+
+static void vjnet_update_carrier(struct vjnet_priv *vi)
+{
+	u16 status = VIRTIO_NET_S_LINK_UP;
+
+	if (virtio_has_feature(vi->vdev, VIRTIO_NET_F_STATUS))
+		virtio_cread(vi->vdev, struct virtio_net_config, status,
+			     &status);
+	if (status & VIRTIO_NET_S_LINK_UP)
+		netif_carrier_on(vi->dev);
+	else
+		netif_carrier_off(vi->dev);
+}
+
+static void vjnet_config_work(struct work_struct *work)
+{
+	struct vjnet_priv *vi = container_of(work, struct vjnet_priv,
+					     config_work);
+
+	vjnet_update_carrier(vi);
+}
+
+static void vjnet_config_changed(struct virtio_device *vdev)
+{
+	struct vjnet_priv *vi = vdev->priv;
+
+	schedule_work(&vi->config_work);
+}
+
+static int vjnet_find_vqs(struct vjnet_priv *vi)
+{
+	struct virtqueue_info vqs_info[2] = {
+		{ "input", vjnet_rx_done },
+		{ "output", vjnet_tx_done },
+	};
+	struct virtqueue *vqs[2];
+	int err;
+
+	err = virtio_find_vqs(vi->vdev, 2, vqs, vqs_info, NULL);
+	if (err)
+		return err;
+	vi->rvq = vqs[0];
+	vi->svq = vqs[1];
+	return 0;
+}
+
+static int vjnet_probe(struct virtio_device *vdev)
+{
+	struct net_device *dev;
+	struct vjnet_priv *vi;
+	u8 addr[ETH_ALEN];
+	int err;
+
+	if (!sysfs_streq(claim, dev_name(&vdev->dev)))
+		return -ENODEV;
+	if (!virtio_has_feature(vdev, VIRTIO_F_VERSION_1))
+		return -ENODEV;
+
+	dev = alloc_etherdev(sizeof(*vi));
+	if (!dev)
+		return -ENOMEM;
+	SET_NETDEV_DEV(dev, &vdev->dev);
+	dev->netdev_ops = &vjnet_netdev_ops;
+	dev->ethtool_ops = &vjnet_ethtool_ops;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_DATA_LEN;
+	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+
+	vi = netdev_priv(dev);
+	vi->vdev = vdev;
+	vi->dev = dev;
+	vdev->priv = vi;
+	u64_stats_init(&vi->rx_stats.syncp);
+	u64_stats_init(&vi->tx_stats.syncp);
+	INIT_DELAYED_WORK(&vi->refill, vjnet_refill_work);
+	INIT_WORK(&vi->config_work, vjnet_config_work);
+	netif_napi_add(dev, &vi->napi, vjnet_poll);
+
+	if (virtio_has_feature(vdev, VIRTIO_NET_F_MAC)) {
+		virtio_cread_bytes(vdev, offsetof(struct virtio_net_config, mac),
+				   addr, ETH_ALEN);
+		eth_hw_addr_set(dev, addr);
+	} else {
+		eth_hw_addr_random(dev);
+	}
+
+	err = vjnet_find_vqs(vi);
+	if (err)
+		goto err_free_netdev;
+	virtio_device_ready(vdev);
+
+	err = register_netdev(dev);
+	if (err)
+		goto err_reset;
+	vjnet_update_carrier(vi);
+	netdev_info(dev, "vjnet on %s, %pM\n", dev_name(&vdev->dev),
+		    dev->dev_addr);
+	return 0;
+
+err_reset:
+	virtio_reset_device(vdev);
+	vdev->config->del_vqs(vdev);
+err_free_netdev:
+	netif_napi_del(&vi->napi);
+	free_netdev(dev);
+	return err;
+}
+
+static void vjnet_remove(struct virtio_device *vdev)
+{
+	struct vjnet_priv *vi = vdev->priv;
+	struct net_device *dev = vi->dev;
+
+	/* The virtio core calls no config_changed() any more. */
+	cancel_work_sync(&vi->config_work);
+	unregister_netdev(dev);
+	virtio_reset_device(vdev);
+	vjnet_rx_free_unused(vi);
+	vjnet_tx_free_unused(vi);
+	vdev->config->del_vqs(vdev);
+	netif_napi_del(&vi->napi);
+	free_netdev(dev);
+}
+
+static const struct virtio_device_id vjnet_id_table[] = {
+	{ VIRTIO_ID_NET, VIRTIO_DEV_ANY_ID },
+	{ 0 },
+};
+
+static const unsigned int vjnet_features[] = {
+	VIRTIO_NET_F_MAC,
+	VIRTIO_NET_F_STATUS,
+};
+
+/* No MODULE_DEVICE_TABLE(virtio, ...): udev must never load vjnet. */
+static struct virtio_driver vjnet_driver = {
+	.driver.name = KBUILD_MODNAME,
+	.id_table = vjnet_id_table,
+	.feature_table = vjnet_features,
+	.feature_table_size = ARRAY_SIZE(vjnet_features),
+	.probe = vjnet_probe,
+	.remove = vjnet_remove,
+	.config_changed = vjnet_config_changed,
+};
+
+module_virtio_driver(vjnet_driver);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("virtio-net driver receiving into vjchan buffers");

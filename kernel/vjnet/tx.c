@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vjnet transmit: each frame is a zeroed virtio_net_hdr_v1 (kept in the
+ * skb's control block: no offloads are negotiated, so it stays zero) and
+ * the skb's data.  Sent frames are freed from the NAPI poll, on the transmit
+ * interrupt, and from start_xmit when the queue runs low.  The queue's lock
+ * (netif_tx_lock) serialises every use of the transmit virtqueue.
+ */
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/virtio.h>
+
+#include "vjnet.h"
+
+static struct virtio_net_hdr_v1 *tx_hdr(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(skb->cb) < VJNET_HDR_LEN);
+	return (struct virtio_net_hdr_v1 *)skb->cb;
+}
+
+/* Free what the device has sent.  Caller holds the transmit queue lock. */
+static unsigned int tx_free_sent(struct vjnet_priv *vi, int budget)
+{
+	unsigned int n = 0, len;
+	struct sk_buff *skb;
+
+	while ((skb = virtqueue_get_buf(vi->svq, &len))) {
+		napi_consume_skb(skb, budget);
+		n++;
+	}
+	return n;
+}
+
+static void tx_maybe_wake(struct vjnet_priv *vi, struct netdev_queue *txq)
+{
+	if (netif_tx_queue_stopped(txq) && vi->svq->num_free >= VJNET_TX_SG)
+		netif_tx_wake_queue(txq);
+}
+
+/* From the NAPI poll: free sent frames, restart a stopped queue. */
+void vjnet_tx_reclaim(struct vjnet_priv *vi, int budget)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(vi->dev, 0);
+
+	__netif_tx_lock(txq, raw_smp_processor_id());
+	tx_free_sent(vi, budget);
+	tx_maybe_wake(vi, txq);
+	__netif_tx_unlock(txq);
+}
+
+/* From the NAPI poll, done: re-enable the transmit interrupt. */
+bool vjnet_tx_rearm(struct vjnet_priv *vi)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(vi->dev, 0);
+	bool idle;
+
+	__netif_tx_lock(txq, raw_smp_processor_id());
+	idle = virtqueue_enable_cb(vi->svq);
+	__netif_tx_unlock(txq);
+	return idle;
+}
+
+void vjnet_tx_done(struct virtqueue *svq)
+{
+	struct vjnet_priv *vi = svq->vdev->priv;
+
+	virtqueue_disable_cb(svq);
+	napi_schedule(&vi->napi);
+}
+
+netdev_tx_t vjnet_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
+	struct vjnet_tx_stats *st = &vi->tx_stats;
+	unsigned int len = skb->len;
+	int nsg, err;
+
+	tx_free_sent(vi, 0);
+	memset(tx_hdr(skb), 0, VJNET_HDR_LEN);
+	sg_init_table(vi->tx_sg, VJNET_TX_SG);
+	sg_set_buf(vi->tx_sg, tx_hdr(skb), VJNET_HDR_LEN);
+	nsg = skb_to_sgvec(skb, vi->tx_sg + 1, 0, skb->len);
+	if (unlikely(nsg < 0))
+		goto drop;
+	err = virtqueue_add_outbuf(vi->svq, vi->tx_sg, nsg + 1, skb,
+				   GFP_ATOMIC);
+	if (unlikely(err))
+		goto drop;
+
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->packets);
+	u64_stats_add(&st->bytes, len);
+	if (vi->svq->num_free < VJNET_TX_SG) {
+		/* No room for a worst-case frame: wait for the device. */
+		netif_tx_stop_queue(txq);
+		u64_stats_inc(&st->queue_stopped);
+	}
+	if (!netdev_xmit_more() || netif_xmit_stopped(txq)) {
+		if (virtqueue_kick_prepare(vi->svq) && virtqueue_notify(vi->svq))
+			u64_stats_inc(&st->kicks);
+	}
+	u64_stats_update_end(&st->syncp);
+	if (netif_tx_queue_stopped(txq)) {
+		/* The device may have sent everything before we stopped. */
+		tx_free_sent(vi, 0);
+		tx_maybe_wake(vi, txq);
+	}
+	return NETDEV_TX_OK;
+
+drop:
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->dropped);
+	u64_stats_update_end(&st->syncp);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+/* Device reset: free every frame still queued. */
+void vjnet_tx_free_unused(struct vjnet_priv *vi)
+{
+	struct sk_buff *skb;
+
+	while ((skb = virtqueue_detach_unused_buf(vi->svq)))
+		dev_kfree_skb(skb);
+}

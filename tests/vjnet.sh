@@ -1,0 +1,417 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vjnet tests in the QEMU guest, run by run-guest.sh after net.sh.  Prints
+# one line per case: "ok NAME" or "FAIL NAME: reason".
+#
+# Topology: eth2 (virtio-net, third NIC on the hub) moves to vjnet with
+# vjchan-ctl attach and gets 192.0.2.129/25 and 2001:db8:2::1/64; the peer
+# netns (eth1, from net.sh, or made here) gets 192.0.2.130/25 and
+# 2001:db8:2::2/64 next to its own addresses.  The /25 is more specific than
+# eth0's 192.0.2.0/24, so traffic to the peer's .130 leaves through the
+# vjnet device.  arp_ignore=1 keeps eth0 from answering ARP for eth2's
+# address on the shared hub.
+#
+# Leaves vjnet loaded, the third NIC attached to virtio_net (each move
+# names the interface anew: eth1 is in the peer netns, so the name may
+# change).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+export PATH="$top/tools:$top/tests:$PATH"
+export VJ_KO=${VJ_KO:-kernel}
+
+# shellcheck source=tests/netlib.sh
+. "$top/tests/netlib.sh"
+
+vdev=
+arp_ignore=$(sysctl -n net.ipv4.conf.all.arp_ignore)
+
+cleanup() {
+	kill_bg
+	sysctl -qw net.ipv4.conf.all.arp_ignore="$arp_ignore"
+	ip -n peer addr del 192.0.2.130/25 dev eth1 2>/dev/null
+	ip -n peer addr del 2001:db8:2::2/64 dev eth1 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+drv_of() {	# drv_of VDEV: the driver the virtio device is bound to
+	basename "$(readlink -f "/sys/bus/virtio/devices/$1/driver")" 2>/dev/null
+}
+
+ethstat() {	# ethstat DEV NAME: one ethtool -S counter
+	ethtool -S "$1" | sed -n "s/^ *$2: \([0-9]*\)$/\1/p"
+}
+
+pool_free_ok() {	# all global buffers home (within 5 s)
+	local i size free
+	for i in $(seq 50); do
+		size=$(sed -n 's/^pool_buffers \([0-9]*\)$/\1/p' /proc/net/vjchan_pool)
+		free=$(sed -n 's/^pool_free \([0-9]*\)$/\1/p' /proc/net/vjchan_pool)
+		[ -n "$size" ] && [ "$size" = "$free" ] && return 0
+		sleep 0.1
+	done
+	echo "pool_free $free of $size"
+	return 1
+}
+
+peer_setup() {
+	if ! ip netns list | grep -qw peer; then
+		ip netns add peer && ip link set eth1 netns peer &&
+			ip -n peer link set lo up || return 1
+	fi
+	ip -n peer addr replace 192.0.2.130/25 dev eth1 &&
+	ip -n peer -6 addr replace 2001:db8:2::2/64 dev eth1 nodad &&
+	ip -n peer link set eth1 up
+}
+
+# dev_setup IFACE: addresses on the vjnet device, wait for both families.
+dev_setup() {
+	local i
+	ip addr add 192.0.2.129/25 dev "$1" &&
+	ip -6 addr add 2001:db8:2::1/64 dev "$1" nodad &&
+	ip link set "$1" up || return 1
+	for i in $(seq 50); do
+		ping -c 1 -W 1 192.0.2.130 >/dev/null 2>&1 &&
+			ping -6 -c 1 -W 1 2001:db8:2::2 >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	echo "192.0.2.130 or 2001:db8:2::2 does not answer"
+	return 1
+}
+
+t_attach() {
+	local out why=
+	[ -d /sys/bus/virtio/drivers/vjnet ] || { fail VJNET_ATTACH "vjnet not loaded"; return 1; }
+	vdev=$(basename "$(readlink -f /sys/class/net/eth2/device)")
+	[ "$(drv_of "$vdev")" = virtio_net ] ||
+		why+=" loading vjnet took $vdev ($(drv_of "$vdev"))"
+	out=$(vjchan-ctl attach eth0 2>&1 >/dev/null; vjchan-ctl detach eth0 2>&1)
+	[ "$(drv_of "$(basename "$(readlink -f /sys/class/net/eth0/device)")")" = virtio_net ] ||
+		why+=" eth0 moved"
+	if ! dev=$(vjchan-ctl attach eth2 2>&1); then
+		fail VJNET_ATTACH "vjchan-ctl attach eth2: $dev"
+		return 1
+	fi
+	[ "$(drv_of "$vdev")" = vjnet ] || why+=" $vdev bound to $(drv_of "$vdev")"
+	ethtool -i "$dev" 2>/dev/null | grep -q '^driver: vjnet$' ||
+		why+=" ethtool -i $dev: $(ethtool -i "$dev" 2>&1 | head -n 1)"
+	vjchan-ctl attach "$dev" >/dev/null 2>&1 && why+=" second attach succeeded"
+	[ "$(cat /sys/class/net/"$dev"/mtu)" = 1500 ] || why+=" mtu $(cat /sys/class/net/"$dev"/mtu)"
+	if [ -n "$why" ]; then
+		fail VJNET_ATTACH "$why"
+	else
+		ok VJNET_ATTACH
+	fi
+	: "$out"
+	return 0
+}
+
+# bypass NAME KIND DADDR PORT: N datagrams from the peer into a bypass
+# channel on the vjnet device, all through the driver path, all verified.
+bypass() {
+	local name=$1 kind=$2 daddr=$3 port=$4 n=300 rc out c0 c1
+	c0=$(ethstat "$dev" rx_channel)
+	if ! recv_start "$name" -m bypass --verify -q -e 1024 -c $n -t 20 \
+			$kind dport $port dev "$dev"; then
+		fail "$name" "vjchan-recv not ready: $(cat "$tmp/$name.out")"
+		return
+	fi
+	local r=$rpid
+	if ! out=$(ip netns exec peer vjchan-send -c $n -s 256 -r 500 \
+			"$daddr" "$port" 2>&1); then
+		fail "$name" "vjchan-send: $out"
+		kill "$r" 2>/dev/null
+		return
+	fi
+	recv_wait "$r"
+	rc=$?
+	c1=$(ethstat "$dev" rx_channel)
+	local got drv
+	got=$(field "$tmp/$name.out" received)
+	drv=$(field "$tmp/$name.out" rx_driver)
+	if [ "$rc" -ne 0 ] || [ "$got" != "$n" ]; then
+		fail "$name" "vjchan-recv exit $rc, received ${got:-?} of $n"
+		sed 's/^/# /' "$tmp/$name.out" | tail -n 20 >&2
+	elif [ "$drv" != "$n" ]; then
+		fail "$name" "rx_driver $drv of $n"
+	elif [ $((c1 - c0)) -ne $n ]; then
+		fail "$name" "device rx_channel +$((c1 - c0)), sent $n"
+	else
+		ok "$name"
+	fi
+}
+
+t_ping() {
+	local why=
+	ping -c 3 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" v4-out"
+	ip netns exec peer ping -c 3 -i 0.2 -W 2 192.0.2.129 >/dev/null 2>&1 ||
+		why+=" v4-in"
+	ping -6 -c 3 -i 0.2 -W 2 2001:db8:2::2 >/dev/null 2>&1 || why+=" v6-out"
+	ip netns exec peer ping -6 -c 3 -i 0.2 -W 2 2001:db8:2::1 >/dev/null 2>&1 ||
+		why+=" v6-in"
+	if [ -n "$why" ]; then
+		fail VJNET_PING "no answer:$why"
+	else
+		ok VJNET_PING
+	fi
+}
+
+t_tcp() {
+	local addr port=5101 total=1000000 got why= s0 s1
+	s0=$(ethstat "$dev" rx_stack)
+	for addr in 192.0.2.129 2001:db8:2::1; do
+		rm -f "$tmp/tcp.ready"
+		timeout 60 python3 -c "$tcp_server_py" "$addr" $port \
+			"$tmp/tcp.ready" >/dev/null 2>&1 &
+		local sp=$!
+		bgpids+=("$sp")
+		if ! wait_file "$tmp/tcp.ready" 10; then
+			why+=" $addr: server did not start"
+			kill "$sp" 2>/dev/null
+			continue
+		fi
+		got=$(timeout 60 ip netns exec peer python3 -c "$tcp_client_py" \
+			"$addr" $port $total 2>&1)
+		wait "$sp" 2>/dev/null
+		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total"
+	done
+	s1=$(ethstat "$dev" rx_stack)
+	# 2 MB in frames of at most 1500 bytes: well over 1300 of them.
+	[ $((s1 - s0)) -ge 1300 ] || why+=" rx_stack only +$((s1 - s0))"
+	if [ -n "$why" ]; then
+		fail VJNET_TCP "$why"
+	else
+		ok VJNET_TCP
+	fi
+}
+
+t_neigh() {
+	local why= st
+	ip neigh flush dev "$dev" 2>/dev/null
+	ip -n peer neigh flush dev eth1 2>/dev/null
+	ping -c 1 -W 2 192.0.2.130 >/dev/null 2>&1
+	ping -6 -c 1 -W 2 2001:db8:2::2 >/dev/null 2>&1
+	for st in 192.0.2.130 2001:db8:2::2; do
+		ip neigh show "$st" dev "$dev" | grep -qE 'REACHABLE|STALE|DELAY|PROBE' ||
+			why+=" $st: '$(ip neigh show "$st" dev "$dev")'"
+	done
+	for st in 192.0.2.129 2001:db8:2::1; do
+		ip -n peer neigh show "$st" dev eth1 |
+			grep -q '52:54:00:12:34:03' ||
+			why+=" peer $st: '$(ip -n peer neigh show "$st" dev eth1)'"
+	done
+	if [ -n "$why" ]; then
+		fail VJNET_ARP_ND "$why"
+	else
+		ok VJNET_ARP_ND
+	fi
+}
+
+t_other_udp() {
+	local addr port=9600 n=20 got why= c0 c1
+	c0=$(ethstat "$dev" rx_channel)
+	for addr in 192.0.2.129 2001:db8:2::1; do
+		rm -f "$tmp/udp.ready"
+		python3 -c "$udp_sink_py" "$addr" $port $n "$tmp/udp.ready" \
+			>"$tmp/udp.out" 2>&1 &
+		local sp=$!
+		bgpids+=("$sp")
+		wait_file "$tmp/udp.ready" 10 || { why+=" $addr: no sink"; continue; }
+		ip netns exec peer vjchan-send -c $n -s 100 -r 200 "$addr" $port \
+			>/dev/null 2>&1 || why+=" $addr: vjchan-send failed"
+		wait "$sp"
+		got=$(cat "$tmp/udp.out")
+		[ "$got" = "$n" ] || why+=" $addr: sink got '$got' of $n"
+	done
+	c1=$(ethstat "$dev" rx_channel)
+	[ "$c0" = "$c1" ] || why+=" rx_channel +$((c1 - c0)) with channels bound elsewhere"
+	if [ -n "$why" ]; then
+		fail VJNET_OTHER_UDP "$why"
+	else
+		ok VJNET_OTHER_UDP
+	fi
+}
+
+# A filtered channel on the vjnet device: the driver path leaves its
+# packets to the stack; the channel gets them at LOCAL_IN, not as rx_driver.
+t_filtered() {
+	local n=100 rc got drv c0 c1
+	c0=$(ethstat "$dev" rx_channel)
+	if ! recv_start filt --verify -q -c $n -t 20 udp4 dport 9650 dev "$dev"; then
+		fail VJNET_FILTERED "vjchan-recv not ready: $(cat "$tmp/filt.out")"
+		return
+	fi
+	local r=$rpid
+	ip netns exec peer vjchan-send -c $n -s 200 -r 500 192.0.2.129 9650 \
+		>/dev/null 2>&1
+	recv_wait "$r"
+	rc=$?
+	c1=$(ethstat "$dev" rx_channel)
+	got=$(field "$tmp/filt.out" received)
+	drv=$(field "$tmp/filt.out" rx_driver)
+	if [ "$rc" -ne 0 ] || [ "$got" != "$n" ]; then
+		fail VJNET_FILTERED "exit $rc, received ${got:-?} of $n"
+	elif [ "$drv" != 0 ] || [ "$c0" != "$c1" ]; then
+		fail VJNET_FILTERED "rx_driver $drv, device rx_channel +$((c1 - c0))"
+	else
+		ok VJNET_FILTERED
+	fi
+}
+
+# Device counters add up, and ip -s link agrees with ethtool -S.
+t_counters() {
+	local i e1 e2 ipn sum why= s
+	s=$(ethtool -S "$dev")
+	sum=0
+	for i in rx_channel rx_stack rx_stack_copied rx_dropped; do
+		sum=$((sum + $(sed -n "s/^ *$i: \([0-9]*\)$/\1/p" <<<"$s")))
+	done
+	e1=$(sed -n 's/^ *rx_packets: \([0-9]*\)$/\1/p' <<<"$s")
+	[ "$sum" = "$e1" ] || why+=" rx_packets $e1, channel+stack+dropped $sum"
+	for i in $(seq 10); do
+		e1=$(ethstat "$dev" rx_packets)
+		ipn=$(ip -s -j link show "$dev" |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])')
+		e2=$(ethstat "$dev" rx_packets)
+		[ "$e1" = "$e2" ] && break
+	done
+	[ "$e1" = "$ipn" ] || why+=" ethtool rx_packets $e1, ip -s link $ipn"
+	[ "$(ethstat "$dev" tx_packets)" -gt 0 ] || why+=" tx_packets 0"
+	[ "$(ethstat "$dev" rx_length_errors)" = 0 ] || why+=" rx_length_errors"
+	grep -q "^default_nocopy [1-9]" /proc/net/vjchan_pool ||
+		why+=" default_nocopy: $(grep default_nocopy /proc/net/vjchan_pool)"
+	if [ -n "$why" ]; then
+		fail VJNET_COUNTERS "$why"
+	else
+		ok VJNET_COUNTERS
+	fi
+}
+
+# busy_start PORT: a bypass channel on the device, and traffic from the
+# peer into it and to the stack (ping); sets $busy_recv.
+busy_start() {
+	recv_start busy -m bypass -q -t 60 udp4 dport "$1" dev "$dev" || return 1
+	busy_recv=$rpid
+	ip netns exec peer vjchan-send -c 3000 -s 512 -r 1000 192.0.2.129 "$1" \
+		>/dev/null 2>&1 &
+	bgpids+=($!)
+	ip netns exec peer ping -q -c 100 -i 0.02 -W 1 192.0.2.129 \
+		>/dev/null 2>&1 &
+	bgpids+=($!)
+	sleep 1
+}
+
+# busy_end: the channel's consumer saw the device go and exited.
+busy_end() {
+	local i
+	for i in $(seq 50); do
+		kill -0 "$busy_recv" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$busy_recv" 2>/dev/null; then
+		kill "$busy_recv"
+		echo "vjchan-recv still running after the device went"
+		return 1
+	fi
+	wait "$busy_recv"
+	grep -q 'device gone' "$tmp/busy.out" ||
+		{ echo "vjchan-recv: $(head -n 2 "$tmp/busy.out" | tr '\n' ' ')"; return 1; }
+	[ "$(field "$tmp/busy.out" rx_driver)" -gt 0 ] ||
+		{ echo "no frames through the driver before the move"; return 1; }
+	return 0
+}
+
+t_detach_busy() {
+	local why= out
+	if ! busy_start 9700; then
+		fail VJNET_DETACH_BUSY "no channel"
+		return
+	fi
+	out=$(vjchan-ctl detach "$dev" 2>&1) || why+=" detach: $out;"
+	[ "$(drv_of "$vdev")" = virtio_net ] || why+=" $vdev on $(drv_of "$vdev");"
+	out=$(busy_end) || why+=" $out;"
+	out=$(pool_free_ok) || why+=" $out;"
+	kill_bg
+	if [ -n "$why" ]; then
+		fail VJNET_DETACH_BUSY "$why"
+	else
+		ok VJNET_DETACH_BUSY
+	fi
+}
+
+t_unload_busy() {
+	local why= out i
+	# The move back to virtio_net may have named the interface anew.
+	out=
+	dev=$(ls "/sys/bus/virtio/devices/$vdev/net/" 2>/dev/null)
+	if ! dev=$(vjchan-ctl attach "$dev" 2>&1) || ! out=$(dev_setup "$dev"); then
+		fail VJNET_UNLOAD_BUSY "re-attach: $dev $out"
+		return
+	fi
+	if ! busy_start 9701; then
+		fail VJNET_UNLOAD_BUSY "no channel"
+		return
+	fi
+	for i in $(seq 30); do
+		rmmod vjnet 2>/dev/null && break
+		sleep 0.2
+	done
+	[ -d /sys/module/vjnet ] && why+=" rmmod vjnet: $(rmmod vjnet 2>&1);"
+	out=$(busy_end) || why+=" $out;"
+	out=$(pool_free_ok) || why+=" $out;"
+	kill_bg
+	echo "$vdev" >/sys/bus/virtio/drivers/virtio_net/bind 2>/dev/null
+	[ "$(drv_of "$vdev")" = virtio_net ] || why+=" $vdev not back on virtio_net;"
+	insmod "$VJ_KO/vjnet.ko" || why+=" reload failed;"
+	if [ -n "$why" ]; then
+		fail VJNET_UNLOAD_BUSY "$why"
+	else
+		ok VJNET_UNLOAD_BUSY
+	fi
+}
+
+cases="VJNET_ATTACH VJNET_BYPASS_UDP4 VJNET_BYPASS_UDP6 VJNET_PING VJNET_TCP
+       VJNET_ARP_ND VJNET_OTHER_UDP VJNET_FILTERED VJNET_COUNTERS
+       VJNET_DETACH_BUSY VJNET_UNLOAD_BUSY"
+fail_all() {
+	local c
+	for c in $cases; do
+		fail "$c" "$*"
+	done
+}
+
+if [ ! -e /sys/class/net/eth2 ]; then
+	fail_all "no eth2 in the guest"
+	exit 0
+fi
+if [ ! -d /sys/module/vjnet ] && ! out=$(insmod "$VJ_KO/vjnet.ko" 2>&1); then
+	fail_all "insmod vjnet: $out"
+	exit 0
+fi
+sysctl -qw net.ipv4.conf.all.arp_ignore=1
+if ! why=$(peer_setup 2>&1); then
+	fail_all "peer setup: $why"
+	exit 0
+fi
+t_attach || exit 0
+if ! why=$(dev_setup "$dev" 2>&1); then
+	fail_all "device setup: $why"
+	exit 0
+fi
+bypass VJNET_BYPASS_UDP4 udp4 192.0.2.129 9500
+bypass VJNET_BYPASS_UDP6 udp6 2001:db8:2::1 9501
+# Channels that stay bound (on other ports) during the default-path cases.
+recv_start hold4 -m bypass -q -t 120 udp4 dport 9510 dev "$dev" && hold4=$rpid
+recv_start hold6 -m bypass -q -t 120 udp6 dport 9511 && hold6=$rpid
+t_ping
+t_tcp
+t_neigh
+t_other_udp
+t_filtered
+t_counters
+kill "${hold4:-}" "${hold6:-}" 2>/dev/null
+wait "${hold4:-}" "${hold6:-}" 2>/dev/null
+t_detach_busy
+t_unload_busy
