@@ -4,7 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "vjchan.h"
+#include "common.h"
 
 /* Longest wait in one vj_wait() call, so a signal is noticed quickly. */
 #define SLICE_MS	200
@@ -29,7 +30,8 @@ struct recv_opts {
 	int			verify;
 	int			quiet;
 	const char		*ready_file;
-	__u16			bind_flags;	/* svj_flags */
+	const char		*mode;		/* -m, as written */
+	__u16			bind_flags;	/* svj_flags, parsed from it */
 };
 
 struct recv_stats {
@@ -56,8 +58,8 @@ static void usage(FILE *f)
 "  -v, --verify         check the payload pattern and the sequence\n"
 "  -q, --quiet          no line per packet, only the summary\n"
 "      --ready-file F   create F once the channel is bound and mapped\n"
-"  -m, --mode MODE      firewall mode: filtered (default), bypass,\n"
-"                       bypass,transit (see vjchan(7))\n"
+"  -m, --mode MODE      firewall mode: filtered (default), sanctioned,\n"
+"                       bypass, bypass,transit (see vjchan(7))\n"
 "  -h, --help           this text\n"
 "\n"
 "FLOWSPEC: KIND [sport N] [dport N] [saddr A] [daddr A] [dev NAME|ifindex N]\n"
@@ -75,91 +77,34 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* Parse a decimal unsigned number that is the whole of @s. */
-static int parse_ulong(const char *s, unsigned long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return *s < '0' || *s > '9' || *end || errno ? -1 : 0;
-}
-
 static int parse_args(int argc, char **argv, struct recv_opts *o,
 		      struct vj_flow *flow)
 {
-	static const struct option longopts[] = {
-		{ "entries",	required_argument,	NULL, 'e' },
-		{ "buf-size",	required_argument,	NULL, 'b' },
-		{ "count",	required_argument,	NULL, 'c' },
-		{ "timeout",	required_argument,	NULL, 't' },
-		{ "verify",	no_argument,		NULL, 'v' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "ready-file",	required_argument,	NULL, 'R' },
-		{ "mode",	required_argument,	NULL, 'm' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL,		0,			NULL, 0 },
+	const struct tool_opt opts[] = {
+		TOOL_OPT_NUM("entries", 'e', TOOL_U32, &o->ring.entries, 1,
+			     UINT32_MAX, NULL),
+		TOOL_OPT_NUM("buf-size", 'b', TOOL_U32, &o->ring.buf_size, 1,
+			     UINT32_MAX, NULL),
+		TOOL_OPT_NUM("count", 'c', TOOL_ULONG, &o->count, 0, ULONG_MAX,
+			     "count"),
+		TOOL_OPT_NUM("timeout", 't', TOOL_SECONDS, &o->seconds, 0, 0,
+			     "timeout"),
+		TOOL_OPT_FLAG("verify", 'v', &o->verify),
+		TOOL_OPT_FLAG("quiet", 'q', &o->quiet),
+		TOOL_OPT_STRING("ready-file", TOOL_LONG_ONLY, &o->ready_file),
+		TOOL_OPT_STRING("mode", 'm', &o->mode),
+		TOOL_OPT_END
 	};
 	char spec[512] = "";
-	unsigned long v;
 	size_t len = 0;
-	char *end;
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "e:b:c:t:m:vqh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'e':
-		case 'b':
-			if (parse_ulong(optarg, &v) || !v || v > UINT32_MAX) {
-				fprintf(stderr, "vjchan-recv: bad -%c: %s\n",
-					c, optarg);
-				return 2;
-			}
-			if (c == 'e')
-				o->ring.entries = v;
-			else
-				o->ring.buf_size = v;
-			break;
-		case 'c':
-			if (parse_ulong(optarg, &o->count)) {
-				fprintf(stderr, "vjchan-recv: bad count: %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 't':
-			errno = 0;
-			o->seconds = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(o->seconds >= 0)) {
-				fprintf(stderr, "vjchan-recv: bad timeout: %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'v':
-			o->verify = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'R':
-			o->ready_file = optarg;
-			break;
-		case 'm':
-			if (vj_bind_flags_parse(optarg, &o->bind_flags)) {
-				fprintf(stderr, "vjchan-recv: bad mode: %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return 2;
-		}
+	err = tool_options("vjchan-recv", argc, argv, opts, usage);
+	if (err)
+		return err;
+	if (o->mode && vj_bind_flags_parse(o->mode, &o->bind_flags)) {
+		fprintf(stderr, "vjchan-recv: bad mode: %s\n", o->mode);
+		return 2;
 	}
 	if (optind == argc) {
 		usage(stderr);

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * vjchan-stat: show /proc/net/vjchan (channels) and /proc/net/vjchan_pool
- * (the driver-API buffer pool) as aligned tables or as JSON.
+ * (the driver-API buffer pool) as aligned tables or as JSON.  The pool's
+ * keys and values are read with libvjchan's vj_keyval_next().
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "vjchan.h"
+#include "common.h"
 
 /* Most columns a /proc line may have; the channel table has 16. */
 #define MAX_COLS	32
@@ -68,53 +72,122 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-/*
- * Read a whitespace-separated file into @t.  With @header, the first line
- * names the columns; otherwise "key value" lines get a made-up header.
- * Returns 0 or -errno of fopen().
- */
-static int table_read(struct table *t, const char *path, int header)
+/* Read all of @path into a NUL-terminated buffer; NULL with errno set. */
+static char *file_read(const char *path)
 {
-	size_t cap = 16, linecap = 0, c;
-	char *line = NULL, *tok, *save;
+	size_t len = 0, cap = 4096, n;
+	char *buf = NULL, *p;
 	FILE *f;
 
 	f = fopen(path, "r");
 	if (!f)
+		return NULL;
+	for (;;) {
+		p = realloc(buf, cap + 1);
+		if (!p) {
+			fprintf(stderr, "vjchan-stat: out of memory\n");
+			exit(1);
+		}
+		buf = p;
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap)
+			break;
+		cap *= 2;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Append a row of @n cells to @t, growing it as needed. */
+static char **table_row(struct table *t, size_t *cap)
+{
+	char **row;
+
+	if (t->rows == *cap) {
+		t->cells = realloc(t->cells,
+				   2 * *cap * MAX_COLS * sizeof(char *));
+		if (!t->cells) {
+			fprintf(stderr, "vjchan-stat: out of memory\n");
+			exit(1);
+		}
+		memset(t->cells + *cap * MAX_COLS, 0,
+		       *cap * MAX_COLS * sizeof(char *));
+		*cap *= 2;
+	}
+	row = t->cells + t->rows * MAX_COLS;
+	return row;
+}
+
+/* Copy @n bytes at @s as a string, or NULL for none. */
+static char *xstrndup(const char *s, size_t n)
+{
+	char *p;
+
+	if (!n)
+		return NULL;
+	p = strndup(s, n);
+	if (!p) {
+		fprintf(stderr, "vjchan-stat: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/*
+ * Read a file into @t.  With @header, a whitespace-separated table whose
+ * first line names the columns; otherwise keys and values (vj_keyval_next()
+ * reads them), one row each under a made-up header.  Returns 0 or -errno
+ * of fopen().
+ */
+static int table_read(struct table *t, const char *path, int header)
+{
+	size_t cap = 16, c;
+	char *text, *line, *tok, *save, *lsave, **row;
+
+	text = file_read(path);
+	if (!text)
 		return -errno;
 	memset(t, 0, sizeof(*t));
 	t->cells = xcalloc(cap * MAX_COLS, sizeof(char *));
 	t->width = xcalloc(MAX_COLS, sizeof(int));
 	t->numeric = xcalloc(MAX_COLS, sizeof(int));
-	if (!header) {
+	if (header) {
+		for (line = strtok_r(text, "\n", &lsave); line;
+		     line = strtok_r(NULL, "\n", &lsave)) {
+			row = table_row(t, &cap);
+			c = 0;
+			for (tok = strtok_r(line, " \t", &save);
+			     tok && c < MAX_COLS;
+			     tok = strtok_r(NULL, " \t", &save))
+				row[c++] = xstrdup(tok);
+			if (!c)
+				continue;
+			if (c > t->cols)
+				t->cols = c;
+			t->rows++;
+		}
+	} else {
+		struct vj_keyval_iter it;
+		struct vj_keyval kv;
+		int r;
+
 		t->cells[0] = xstrdup("key");
 		t->cells[1] = xstrdup("value");
 		t->rows = 1;
-	}
-	while (getline(&line, &linecap, f) > 0) {
-		if (t->rows == cap) {
-			t->cells = realloc(t->cells,
-					   2 * cap * MAX_COLS * sizeof(char *));
-			if (!t->cells) {
-				fprintf(stderr, "vjchan-stat: out of memory\n");
-				exit(1);
-			}
-			memset(t->cells + cap * MAX_COLS, 0,
-			       cap * MAX_COLS * sizeof(char *));
-			cap *= 2;
+		t->cols = 2;
+		vj_keyval_start(&it, text);
+		while ((r = vj_keyval_next(&it, &kv))) {
+			if (r < 0)
+				continue;
+			row = table_row(t, &cap);
+			row[0] = xstrndup(kv.key, kv.key_len);
+			row[1] = xstrndup(kv.value, kv.value_len);
+			t->rows++;
 		}
-		c = 0;
-		for (tok = strtok_r(line, " \t\n", &save);
-		     tok && c < MAX_COLS; tok = strtok_r(NULL, " \t\n", &save))
-			t->cells[t->rows * MAX_COLS + c++] = xstrdup(tok);
-		if (!c)
-			continue;
-		if (c > t->cols)
-			t->cols = c;
-		t->rows++;
 	}
-	free(line);
-	fclose(f);
+	free(text);
 
 	for (c = 0; c < t->cols; c++) {
 		size_t r;
@@ -232,42 +305,25 @@ static void json_pool(const struct table *t)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "channels",	no_argument,		NULL, 'c' },
-		{ "pool",	no_argument,		NULL, 'p' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "dir",	required_argument,	NULL, 'd' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL,		0,			NULL, 0 },
-	};
-	int want_chan = 1, want_pool = 1, json = 0, have_chan, have_pool;
+	int only_chan = 0, only_pool = 0, json = 0, want_chan, want_pool;
 	const char *dir = "/proc/net";
+	const struct tool_opt opts[] = {
+		TOOL_OPT_FLAG("channels", 'c', &only_chan),
+		TOOL_OPT_FLAG("pool", 'p', &only_pool),
+		TOOL_OPT_FLAG("json", 'j', &json),
+		TOOL_OPT_STRING("dir", 'd', &dir),
+		TOOL_OPT_END
+	};
+	int have_chan, have_pool;
 	struct table chan, pool;
 	char path[4096];
-	int c, err;
+	int err;
 
-	while ((c = getopt_long(argc, argv, "cpjd:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			want_pool = 0;
-			break;
-		case 'p':
-			want_chan = 0;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'd':
-			dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
+	err = tool_options("vjchan-stat", argc, argv, opts, usage);
+	if (err)
+		return err;
+	want_chan = !only_pool;
+	want_pool = !only_chan;
 	if (optind != argc || (!want_chan && !want_pool)) {
 		usage(stderr);
 		return 2;
