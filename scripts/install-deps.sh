@@ -3,11 +3,16 @@
 #
 # Install the host packages the build and the QEMU tests need, if missing.
 # Kernel packages are never installed: scripts/fetch-kernel.sh extracts them
-# into a cache instead.
+# into a cache instead (dkms only builds against that cache, see
+# scripts/dkms-build.sh; --no-install-recommends keeps it from pulling in
+# linux-headers).  The guests see the host's root, so tcpdump and tshark
+# (for the pcapng tests) serve them too.  python3-matplotlib is optional:
+# make demo and make bench draw plots when it is there.
 set -euo pipefail
 
 pkgs=(gcc make libc6-dev qemu-system-x86 busybox-static kmod xz-utils
-      cpio iproute2 nftables python3 sparse iputils-ping procps dwarves)
+      cpio iproute2 nftables python3 sparse iputils-ping procps dwarves
+      pkg-config groff-base man-db dpkg-dev dkms tcpdump tshark)
 
 missing=()
 for p in "${pkgs[@]}"; do

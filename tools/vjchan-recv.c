@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "vjchan.h"
 
 /* Longest wait in one vj_wait() call, so a signal is noticed quickly. */
@@ -22,6 +23,13 @@
 
 static volatile sig_atomic_t stop;
 
+/* -w: the pcapng file being written, and its first error. */
+static struct capture *capture;
+static int capture_err;
+
+/* Long options without a short form. */
+enum { OPT_READY = 256, OPT_SNAPLEN, OPT_PRINT };
+
 struct recv_opts {
 	struct vj_chan_opts	ring;
 	unsigned long		count;		/* 0: no limit */
@@ -29,6 +37,9 @@ struct recv_opts {
 	int			verify;
 	int			quiet;
 	const char		*ready_file;
+	const char		*write_file;	/* -w */
+	unsigned long		snaplen;	/* 0: the buffer size */
+	int			print;		/* lines per packet with -w */
 };
 
 struct recv_stats {
@@ -55,6 +66,9 @@ static void usage(FILE *f)
 "  -v, --verify         check the payload pattern and the sequence\n"
 "  -q, --quiet          no line per packet, only the summary\n"
 "      --ready-file F   create F once the channel is bound and mapped\n"
+"  -w, --write FILE     write the packets to FILE as pcapng (\"-\": stdout)\n"
+"      --snaplen N      with -w, keep at most N bytes of each packet\n"
+"      --print          with -w, still print a line per packet\n"
 "  -h, --help           this text\n"
 "\n"
 "FLOWSPEC: KIND [sport N] [dport N] [saddr A] [daddr A] [dev NAME|ifindex N]\n"
@@ -92,7 +106,10 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "verify",	no_argument,		NULL, 'v' },
 		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "ready-file",	required_argument,	NULL, 'R' },
+		{ "ready-file",	required_argument,	NULL, OPT_READY },
+		{ "write",	required_argument,	NULL, 'w' },
+		{ "snaplen",	required_argument,	NULL, OPT_SNAPLEN },
+		{ "print",	no_argument,		NULL, OPT_PRINT },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -102,7 +119,7 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 	char *end;
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "e:b:c:t:vqh", longopts,
+	while ((c = getopt_long(argc, argv, "e:b:c:t:vqw:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -139,8 +156,22 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 		case 'q':
 			o->quiet = 1;
 			break;
-		case 'R':
+		case OPT_READY:
 			o->ready_file = optarg;
+			break;
+		case 'w':
+			o->write_file = optarg;
+			break;
+		case OPT_SNAPLEN:
+			if (parse_ulong(optarg, &o->snaplen) || !o->snaplen ||
+			    o->snaplen > UINT32_MAX) {
+				fprintf(stderr, "vjchan-recv: bad snaplen: %s\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_PRINT:
+			o->print = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -267,14 +298,20 @@ static void handle(struct vj_chan *ch, const struct vj_desc *ring_desc,
 		else
 			s->bad_payload++;
 	}
-	if (o->quiet)
+	if (capture && !capture_err) {
+		capture_err = capture_packet(capture, &d, pkt, len);
+		if (capture_err)
+			stop = 1;
+	}
+	if (o->quiet || (o->write_file && !o->print))
 		return;
 	printf("ifindex=%u len=%u flags=", d.ifindex, len);
 	print_flags(d.flags);
 	if (payload && plen >= 4)
-		printf(" seq=%u%s\n", seq, ok ? "" : " bad");
+		printf(" seq=%u%s", seq, ok ? "" : " bad");
 	else
-		printf(" seq=-\n");
+		printf(" seq=-");
+	printf(" tstamp=%llu\n", (unsigned long long)d.tstamp);
 }
 
 static void summary(struct vj_chan *ch, const struct recv_opts *o,
@@ -305,6 +342,32 @@ static void summary(struct vj_chan *ch, const struct recv_opts *o,
 	       (unsigned long long)st.rx_invalid_cons);
 	printf("rx_truncated %llu\n", (unsigned long long)st.rx_truncated);
 	printf("rx_driver %llu\n", (unsigned long long)st.rx_driver);
+}
+
+/* Start the -w file; reports its own errors. */
+static int open_capture(struct vj_chan *ch, const struct recv_opts *o,
+			struct capture *cap)
+{
+	char text[VJ_FLOW_STRLEN] = "";
+	struct vj_flow flow;
+	__u32 snaplen = ch->buf_size;
+	int err;
+
+	if (o->snaplen && o->snaplen < snaplen)
+		snaplen = o->snaplen;
+	if (!vj_chan_getflow(ch, &flow))
+		vj_flow_format(&flow, text, sizeof(text));
+	/* A reader that goes away is a write error (EPIPE), not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	err = capture_open(cap, o->write_file, snaplen, text);
+	if (err) {
+		fprintf(stderr, "vjchan-recv: %s: %s\n", o->write_file,
+			err == -ENOTTY ? "standard output is a terminal" :
+			strerror(-err));
+		return err;
+	}
+	capture = cap;
+	return 0;
 }
 
 /* Receive until the count, the deadline or a signal; return the error. */
@@ -338,6 +401,10 @@ static int receive(struct vj_chan *ch, const struct recv_opts *o,
 		for (i = 0; i < n; i++)
 			handle(ch, vj_desc_at(ch, idx + i), o, s);
 		vj_release(ch, n);
+		if (capture && !capture_err)
+			capture_err = capture_flush(capture);
+		if (capture_err)
+			return capture_err;
 	}
 	return 0;
 }
@@ -351,7 +418,8 @@ int main(int argc, char **argv)
 	struct vj_flow flow;
 	unsigned long long ch_bad_desc;
 	struct vj_chan ch;
-	int err, bad;
+	struct capture cap;
+	int err, cerr, bad;
 
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
@@ -387,6 +455,11 @@ int main(int argc, char **argv)
 	if (!o.quiet && !vj_chan_getflow(&ch, &flow) &&
 	    vj_flow_format(&flow, text, sizeof(text)) > 0)
 		fprintf(stderr, "vjchan-recv: receiving %s\n", text);
+	if (o.write_file) {
+		err = open_capture(&ch, &o, &cap);
+		if (err)
+			goto out;
+	}
 	if (o.ready_file) {
 		err = touch_ready(o.ready_file);
 		if (err) {
@@ -397,12 +470,25 @@ int main(int argc, char **argv)
 	}
 
 	err = receive(&ch, &o, &s);
-	if (err == -ENODEV)
+	if (err && err == capture_err)
+		fprintf(stderr, "vjchan-recv: write %s: %s\n", o.write_file,
+			strerror(-err));
+	else if (err == -ENODEV)
 		fprintf(stderr, "vjchan-recv: device gone\n");
 	else if (err)
 		fprintf(stderr, "vjchan-recv: wait: %s\n", strerror(-err));
+	if (capture) {
+		cerr = capture_close(capture);
+		if (cerr && !err)
+			fprintf(stderr, "vjchan-recv: write %s: %s\n",
+				o.write_file, strerror(-cerr));
+		err = err ?: cerr;
+		capture = NULL;
+	}
 	summary(&ch, &o, &s);
 out:
+	if (capture)
+		capture_close(capture);
 	ch_bad_desc = ch.bad_desc;
 	vj_chan_close(&ch);
 	bad = o.verify && (s.bad_payload || s.out_of_order || s.gaps ||
