@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   make          build the module, libvjchan, the tools and the tests
-#   make demo     boot a QEMU guest, send a UDP flow from a peer into a channel
+#   make demo     one guest: a flow into a channel beside ordinary traffic, the
+#                 counters, and the receive paths side by side (under 2 min)
 #   make check    run the whole test suite in a QEMU guest
 #   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
 #   make bench    vjchan against recvmmsg, PACKET_MMAP and AF_XDP (docs/BENCHMARKS.md)
@@ -81,7 +82,7 @@ bench-smoke: all
 	bench/smoke.sh
 
 demo: all
-	scripts/vm.sh --timeout 300 -- bash scripts/demo-guest.sh
+	scripts/demo.sh
 
 vm-run: all
 	scripts/vm.sh -- bash scripts/guest-run.sh '$(CMD)'

@@ -103,6 +103,10 @@ fi
 # Network-level tests (two NICs, veth, module unload while busy).
 bash tests/net.sh 2>&1 | tee -a "$log"
 
+# vjchan-recv -w read back with tcpdump and tshark; vjchan-stat.
+bash tests/pcap.sh 2>&1 | tee -a "$log"
+bash tests/stat.sh 2>&1 | tee -a "$log"
+
 # self_verdict NAME SECS CMD...: a program that prints its own verdict line
 # ("ok NAME" or "FAIL NAME: ..."); everything else it prints is context,
 # shown as it comes (a guest that dies mid-run still shows the fuzzer's

@@ -207,9 +207,12 @@ int stat_is_counter(const struct stat_table *t, int col)
 	if (col < 0 || (size_t)col >= t->ncols ||
 	    strncmp(t->names[col], "rx_", 3))
 		return 0;
-	for (r = 0; r < t->nrows; r++)
-		if (!stat_is_number(stat_cell(t, r, col)))
+	for (r = 0; r < t->nrows; r++) {
+		const char *s = stat_cell(t, r, col);
+
+		if (s && !stat_is_number(s))
 			return 0;
+	}
 	return 1;
 }
 

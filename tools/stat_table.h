@@ -54,7 +54,7 @@ const char *stat_cell(const struct stat_table *t, size_t row, int col);
 /* Is @s a decimal integer, as the kernel prints counters ("-" allowed)? */
 int stat_is_number(const char *s);
 
-/* Is column @col a counter: named rx_* and a number in every row? */
+/* Is column @col a counter: named rx_*, a number in every row that has it? */
 int stat_is_counter(const struct stat_table *t, int col);
 
 /*
