@@ -178,7 +178,7 @@ fi
 
 # Watch two new channels: one consumed (9302), one never read (9303, a
 # ring of 256: 44 of 300 datagrams dropped).
-if ! start w1 recv_ready -q -c 300 -t 60 udp4 dport 9302 dev lo ||
+if ! start w1 recv_ready -q -t 60 udp4 dport 9302 dev lo ||
    ! start w2 vj_hold -p 9303; then
 	fail STAT_WATCH "channels not bound"
 else
