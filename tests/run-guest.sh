@@ -108,6 +108,10 @@ bash tests/firewall.sh 2>&1 | tee -a "$log"
 # vjnet: the virtio-net driver on the driver API (third NIC, eth2).
 bash tests/vjnet.sh 2>&1 | tee -a "$log"
 
+# vjchan-recv -w read back with tcpdump and tshark; vjchan-stat.
+bash tests/pcap.sh 2>&1 | tee -a "$log"
+bash tests/stat.sh 2>&1 | tee -a "$log"
+
 # self_verdict NAME SECS CMD...: a program that prints its own verdict line
 # ("ok NAME" or "FAIL NAME: ..."); everything else it prints is context,
 # shown as it comes (a guest that dies mid-run still shows the fuzzer's

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "vjchan.h"
 #include "common.h"
 
@@ -23,6 +24,12 @@
 
 static volatile sig_atomic_t stop;
 
+/* -w: the pcapng file being written, and its first error. */
+static struct capture *capture;
+static int capture_err;
+
+/* Long options without a short form. */
+
 struct recv_opts {
 	struct vj_chan_opts	ring;
 	unsigned long		count;		/* 0: no limit */
@@ -32,6 +39,9 @@ struct recv_opts {
 	const char		*ready_file;
 	const char		*mode;		/* -m, as written */
 	__u16			bind_flags;	/* svj_flags, parsed from it */
+	const char		*write_file;	/* -w */
+	unsigned long		snaplen;	/* 0: the buffer size */
+	int			print;		/* lines per packet with -w */
 };
 
 struct recv_stats {
@@ -60,6 +70,9 @@ static void usage(FILE *f)
 "      --ready-file F   create F once the channel is bound and mapped\n"
 "  -m, --mode MODE      firewall mode: filtered (default), sanctioned,\n"
 "                       bypass, bypass,transit (see vjchan(7))\n"
+"  -w, --write FILE     write the packets to FILE as pcapng (\"-\": stdout)\n"
+"      --snaplen N      with -w, keep at most N bytes of each packet\n"
+"      --print          with -w, still print a line per packet\n"
 "  -h, --help           this text\n"
 "\n"
 "FLOWSPEC: KIND [sport N] [dport N] [saddr A] [daddr A] [dev NAME|ifindex N]\n"
@@ -93,6 +106,10 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 		TOOL_OPT_FLAG("quiet", 'q', &o->quiet),
 		TOOL_OPT_STRING("ready-file", TOOL_LONG_ONLY, &o->ready_file),
 		TOOL_OPT_STRING("mode", 'm', &o->mode),
+		TOOL_OPT_STRING("write", 'w', &o->write_file),
+		TOOL_OPT_NUM("snaplen", TOOL_LONG_ONLY + 1, TOOL_ULONG,
+			     &o->snaplen, 1, UINT32_MAX, "snaplen"),
+		TOOL_OPT_FLAG("print", TOOL_LONG_ONLY + 2, &o->print),
 		TOOL_OPT_END
 	};
 	char spec[512] = "";
@@ -223,14 +240,20 @@ static void handle(struct vj_chan *ch, const struct vj_desc *ring_desc,
 		else
 			s->bad_payload++;
 	}
-	if (o->quiet)
+	if (capture && !capture_err) {
+		capture_err = capture_packet(capture, &d, pkt, len);
+		if (capture_err)
+			stop = 1;
+	}
+	if (o->quiet || (o->write_file && !o->print))
 		return;
 	printf("ifindex=%u len=%u flags=", d.ifindex, len);
 	print_flags(d.flags);
 	if (payload && plen >= 4)
-		printf(" seq=%u%s\n", seq, ok ? "" : " bad");
+		printf(" seq=%u%s", seq, ok ? "" : " bad");
 	else
-		printf(" seq=-\n");
+		printf(" seq=-");
+	printf(" tstamp=%llu\n", (unsigned long long)d.tstamp);
 }
 
 static void summary(struct vj_chan *ch, const struct recv_opts *o,
@@ -266,6 +289,32 @@ static void summary(struct vj_chan *ch, const struct recv_opts *o,
 	printf("rx_filtered %llu\n", (unsigned long long)st.rx_filtered);
 }
 
+/* Start the -w file; reports its own errors. */
+static int open_capture(struct vj_chan *ch, const struct recv_opts *o,
+			struct capture *cap)
+{
+	char text[VJ_FLOW_STRLEN] = "";
+	struct vj_flow flow;
+	__u32 snaplen = ch->buf_size;
+	int err;
+
+	if (o->snaplen && o->snaplen < snaplen)
+		snaplen = o->snaplen;
+	if (!vj_chan_getflow(ch, &flow))
+		vj_flow_format(&flow, text, sizeof(text));
+	/* A reader that goes away is a write error (EPIPE), not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	err = capture_open(cap, o->write_file, snaplen, text);
+	if (err) {
+		fprintf(stderr, "vjchan-recv: %s: %s\n", o->write_file,
+			err == -ENOTTY ? "standard output is a terminal" :
+			strerror(-err));
+		return err;
+	}
+	capture = cap;
+	return 0;
+}
+
 /* Receive until the count, the deadline or a signal; return the error. */
 static int receive(struct vj_chan *ch, const struct recv_opts *o,
 		   struct recv_stats *s)
@@ -297,6 +346,10 @@ static int receive(struct vj_chan *ch, const struct recv_opts *o,
 		for (i = 0; i < n; i++)
 			handle(ch, vj_desc_at(ch, idx + i), o, s);
 		vj_release(ch, n);
+		if (capture && !capture_err)
+			capture_err = capture_flush(capture);
+		if (capture_err)
+			return capture_err;
 	}
 	return 0;
 }
@@ -310,7 +363,8 @@ int main(int argc, char **argv)
 	struct vj_flow flow;
 	unsigned long long ch_bad_desc;
 	struct vj_chan ch;
-	int err, bad;
+	struct capture cap;
+	int err, cerr, bad;
 
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
@@ -346,6 +400,11 @@ int main(int argc, char **argv)
 	if (!o.quiet && !vj_chan_getflow(&ch, &flow) &&
 	    vj_flow_format(&flow, text, sizeof(text)) > 0)
 		fprintf(stderr, "vjchan-recv: receiving %s\n", text);
+	if (o.write_file) {
+		err = open_capture(&ch, &o, &cap);
+		if (err)
+			goto out;
+	}
 	if (o.ready_file) {
 		err = touch_ready(o.ready_file);
 		if (err) {
@@ -356,12 +415,25 @@ int main(int argc, char **argv)
 	}
 
 	err = receive(&ch, &o, &s);
-	if (err == -ENODEV)
+	if (err && err == capture_err)
+		fprintf(stderr, "vjchan-recv: write %s: %s\n", o.write_file,
+			strerror(-err));
+	else if (err == -ENODEV)
 		fprintf(stderr, "vjchan-recv: device gone\n");
 	else if (err)
 		fprintf(stderr, "vjchan-recv: wait: %s\n", strerror(-err));
+	if (capture) {
+		cerr = capture_close(capture);
+		if (cerr && !err)
+			fprintf(stderr, "vjchan-recv: write %s: %s\n",
+				o.write_file, strerror(-cerr));
+		err = err ?: cerr;
+		capture = NULL;
+	}
 	summary(&ch, &o, &s);
 out:
+	if (capture)
+		capture_close(capture);
 	ch_bad_desc = ch.bad_desc;
 	vj_chan_close(&ch);
 	bad = o.verify && (s.bad_payload || s.out_of_order || s.gaps ||
