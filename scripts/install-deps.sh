@@ -7,7 +7,8 @@
 set -euo pipefail
 
 pkgs=(gcc make libc6-dev qemu-system-x86 busybox-static kmod xz-utils
-      cpio iproute2 nftables python3 sparse iputils-ping procps dwarves)
+      cpio iproute2 nftables python3 sparse iputils-ping procps dwarves
+      clang libbpf-dev libxdp-dev xdp-tools pkg-config)
 
 missing=()
 for p in "${pkgs[@]}"; do
