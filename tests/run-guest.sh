@@ -102,6 +102,8 @@ fi
 
 # Network-level tests (two NICs, veth, module unload while busy).
 bash tests/net.sh 2>&1 | tee -a "$log"
+# The XDP path (veth, virtio_net, a second program, jumbo frames, unload).
+bash tests/xdp.sh 2>&1 | tee -a "$log"
 
 # self_verdict NAME SECS CMD...: a program that prints its own verdict line
 # ("ok NAME" or "FAIL NAME: ..."); everything else it prints is context,

@@ -316,6 +316,9 @@ static void summary(struct vj_chan *ch, const struct recv_opts *o,
 	       (unsigned long long)st.rx_invalid_cons);
 	printf("rx_truncated %llu\n", (unsigned long long)st.rx_truncated);
 	printf("rx_driver %llu\n", (unsigned long long)st.rx_driver);
+	printf("rx_hook %llu\n", (unsigned long long)st.rx_hook);
+	printf("rx_xdp %llu\n", (unsigned long long)st.rx_xdp);
+	printf("rx_filtered %llu\n", (unsigned long long)st.rx_filtered);
 }
 
 /* Receive until the count, the deadline or a signal; return the error. */

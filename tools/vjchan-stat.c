@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Most columns a /proc line may have; the channel table has 16. */
+/*
+ * Most columns a /proc line may have; the channel table has 20, ending
+ * with the path counters: fw rx_hook rx_xdp rx_filtered.
+ */
 #define MAX_COLS	32
 
 struct table {
