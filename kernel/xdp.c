@@ -109,8 +109,8 @@ __bpf_kfunc_start_defs();
  * @ctx: the XDP program's context
  *
  * Returns 1 if a channel claimed the frame (the program should return
- * XDP_DROP), 0 if the frame must go on (XDP_PASS).  See the top of
- * kernel/xdp.c.
+ * XDP_DROP), 0 if the frame must go on (XDP_PASS).  See the comment at
+ * the top of this file.
  */
 __bpf_kfunc int vj_xdp_deliver(struct xdp_md *ctx)
 {
