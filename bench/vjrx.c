@@ -868,6 +868,10 @@ static void vjc_close(struct rx *rx)
 	free(v);
 }
 
+/* ---- vjchan-xdp: the same channel, fed by vjchan's XDP program --------- */
+
+#include "rx_vjxdp.c"
+
 /* ---- xdp-drop: the ceiling, XDP_DROP of the flow in the driver ----------- */
 
 struct drop_rx {
@@ -945,6 +949,8 @@ static const struct rx_mode modes[] = {
 	  xsk_open, xsk_poll, NULL, xsk_drops, xsk_close, XDP_ZEROCOPY },
 	{ "vjchan-hook", "vj_desc.tstamp: CLOCK_MONOTONIC in the hook",
 	  vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK },
+	{ "vjchan-xdp", "vj_desc.tstamp: CLOCK_MONOTONIC in the XDP kfunc",
+	  vjxdp_open, vjxdp_poll, NULL, vjxdp_drops, vjxdp_close, 0 },
 	{ "xdp-drop", NULL,
 	  drop_open, drop_poll, drop_counts, drop_drops, drop_close, 0 },
 };
