@@ -138,7 +138,6 @@ print("tcp", n); print("udp", len(u.recv(2048)))
 PY
 	local srv=$!
 	bgpids+=("$srv")
-	rm -f "$tmp/srv.ready.x"
 	if wait_file "$tmp/srv.ready" 10; then
 		ip netns exec "$ns" python3 -c '
 import socket, sys
@@ -352,11 +351,13 @@ else
 fi
 
 # XDP_STAT_PATHS: vjchan-stat shows the path counters of each channel.
-recv_start stat -m bypass -q -t 30 -c 5 udp4 dport 9470 dev vjx0
-r=$rpid
+# The receiver runs until its timeout, so the channel is still there when
+# vjchan-stat reads it.
 vjchan-xdp attach vjx0 >/dev/null 2>&1
+recv_start stat -m bypass -q -t 4 udp4 dport 9470 dev vjx0
+r=$rpid
 ip netns exec vjx vjchan-send -c 5 -s 64 203.0.113.1 9470 >/dev/null 2>&1
-sleep 0.5
+sleep 1
 st=$(vjchan-stat -c -j)
 recv_wait $r
 vjchan-xdp detach vjx0 >/dev/null 2>&1
