@@ -49,7 +49,11 @@ static int vjxdp_open(struct rx *rx)
 		set_why(rx, "open %s: %s", obj, strerror((int)-e));
 		return (int)e;
 	}
-	e = xdp_program__attach(x->prog, rx->ifindex, XDP_MODE_NATIVE, 0);
+	/* It is SEC("xdp.frags"), which libxdp does not learn by itself. */
+	e = xdp_program__set_xdp_frags_support(x->prog, true);
+	if (!e)
+		e = xdp_program__attach(x->prog, rx->ifindex, XDP_MODE_NATIVE,
+					0);
 	if (e) {
 		set_why(rx, "attach %s (native): %s", obj, strerror((int)-e));
 		return (int)e;

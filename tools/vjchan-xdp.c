@@ -181,7 +181,14 @@ static int do_attach(const char *dev, enum xdp_attach_mode mode)
 		bpf_object__close(obj);
 		return 1;
 	}
-	err = xdp_program__attach(prog, ifindex, mode, 0);
+	/*
+	 * The program is SEC("xdp.frags"); say so to libxdp, which does not
+	 * learn it from an opened object, so that the dispatcher is loaded
+	 * for multi-buffer frames too (needed above a page of MTU).
+	 */
+	err = xdp_program__set_xdp_frags_support(prog, true);
+	if (!err)
+		err = xdp_program__attach(prog, ifindex, mode, 0);
 	if (err)
 		fprintf(stderr, "vjchan-xdp: attach to %s: %s\n", dev,
 			xdp_err(err));
