@@ -31,6 +31,7 @@ kernel: deps
 
 userspace:
 	$(MAKE) -C lib
+	$(MAKE) -C xdp
 	$(MAKE) -C tools
 	$(MAKE) -C tests
 
@@ -99,6 +100,7 @@ clean:
 	-@eval "$$(scripts/fetch-kernel.sh 2>/dev/null)" && \
 		$(MAKE) -C kernel KDIR=$$VJ_KDIR clean
 	$(MAKE) -C lib clean
+	$(MAKE) -C xdp clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests clean
 

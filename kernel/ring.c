@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <net/checksum.h>
+#include <net/xdp.h>
 
 #include "vj_ring.h"
 #include "vj_pool.h"
@@ -353,6 +354,52 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		fix_partial_csum(skb, dst, l2, copy);
 	ring_produce(ring, &slot->desc, len, copy, ifindex, l2, skb->protocol,
 		     path | (l2 ? VJ_DESC_F_L2 : 0));
+	if (!ring->npending)
+		ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
+	return 0;
+}
+
+/*
+ * Copy one XDP frame, linear part and fragments, into the ring with its
+ * Ethernet header (VJ_DESC_F_XDP | VJ_DESC_F_L2, l3_off ETH_HLEN).  As
+ * much as fits in a buffer is copied; the rest is cut off (VJ_DESC_F_TRUNC).
+ * Returns 0, -ENOSPC if the ring was full (the drop is counted) or -ENODEV
+ * if the ring is dead.
+ */
+int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
+		   int ifindex, __be16 proto)
+{
+	unsigned int head = xdp->data_end - xdp->data;
+	unsigned int len = xdp_get_buff_len(xdp);
+	unsigned int copy, done, i;
+	struct vj_slot *slot;
+	u8 *dst;
+
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve_slot(ring);
+	if (IS_ERR(slot)) {
+		spin_unlock_bh(&ring->lock);
+		return PTR_ERR(slot);
+	}
+	dst = ring->bufs + (size_t)(ring->prod & ring->mask) * ring->buf_size;
+	copy = min(len, ring->buf_size);
+	done = min(head, copy);
+	memcpy(dst, xdp->data, done);
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		const struct skb_shared_info *sinfo =
+			xdp_get_shared_info_from_buff(xdp);
+
+		for (i = 0; i < sinfo->nr_frags && done < copy; i++) {
+			const skb_frag_t *frag = &sinfo->frags[i];
+			unsigned int n = min(skb_frag_size(frag), copy - done);
+
+			memcpy(dst + done, skb_frag_address(frag), n);
+			done += n;
+		}
+	}
+	ring_produce(ring, &slot->desc, len, done, ifindex, ETH_HLEN, proto,
+		     VJ_DESC_F_XDP | VJ_DESC_F_L2);
 	if (!ring->npending)
 		ring_publish(ring);
 	spin_unlock_bh(&ring->lock);

@@ -51,6 +51,7 @@
 
 struct sk_buff;
 struct vj_buffer;
+struct xdp_buff;
 
 #define VJ_OFF_PRODUCER		0
 #define VJ_OFF_FLAGS		4
@@ -113,6 +114,8 @@ int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		   const u8 *mac, unsigned int l2, int ifindex, u32 path);
+int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
+		   int ifindex, __be16 proto);
 void vj_ring_count_drops(struct vj_ring *ring, unsigned int n);
 void vj_ring_count_csum_bad(struct vj_ring *ring);
 int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,

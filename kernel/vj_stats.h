@@ -22,6 +22,8 @@ enum vj_counter {
 	VJ_CNT_DEFAULT_NOCOPY,	/* of to_stack: skb built around the buffer */
 	VJ_CNT_HOOK_CLAIMED,	/* pre-routing hook: copied into a channel */
 	VJ_CNT_HOOK_DROPPED,	/* pre-routing hook: dropped, channel full */
+	VJ_CNT_XDP_CLAIMED,	/* XDP path: copied into a channel */
+	VJ_CNT_XDP_DROPPED,	/* XDP path: dropped, channel full */
 	VJ_CNT_FW_CLAIMED,	/* filtered path: copied into a channel */
 	VJ_CNT_FW_DROPPED,	/* filtered path: dropped, channel full */
 	VJ_CNT_FW_DEFERRED,	/* fast path matched, left for the firewall */

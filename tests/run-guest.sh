@@ -112,6 +112,9 @@ bash tests/vjnet.sh 2>&1 | tee -a "$log"
 bash tests/pcap.sh 2>&1 | tee -a "$log"
 bash tests/stat.sh 2>&1 | tee -a "$log"
 
+# The XDP path (veth, virtio_net, a second program, jumbo frames, unload).
+bash tests/xdp.sh 2>&1 | tee -a "$log"
+
 # self_verdict NAME SECS CMD...: a program that prints its own verdict line
 # ("ok NAME" or "FAIL NAME: ..."); everything else it prints is context,
 # shown as it comes (a guest that dies mid-run still shows the fuzzer's
