@@ -25,6 +25,7 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_DRIVER_CLAIMED] = "driver_claimed",
 	[VJ_CNT_DRIVER_DROPPED] = "driver_dropped",
 	[VJ_CNT_DRIVER_BAD] = "driver_bad",
+	[VJ_CNT_DRIVER_CAPPED] = "driver_capped",
 	[VJ_CNT_DEFAULT_RX] = "default_rx",
 	[VJ_CNT_DEFAULT_TO_STACK] = "default_to_stack",
 	[VJ_CNT_DEFAULT_NOMEM] = "default_nomem",

@@ -26,6 +26,25 @@
 /* Slots copied per hold of the producer lock in vj_ring_flush(). */
 #define VJ_FLUSH_CHUNK	64
 
+/*
+ * Global buffers that channels may hold until their consumers poll, as
+ * fractions of the pool: one channel an eighth, the channels of one network
+ * namespace together a quarter, all channels together half.  The other half
+ * stays for frames on their way to the stack and for the drivers' own
+ * refills, whatever consumers do.
+ */
+#define VJ_GBUF_CHAN_DIV	8
+#define VJ_GBUF_NET_DIV		4
+#define VJ_GBUF_ALL_DIV		2
+
+/* Global buffers held by all channels. */
+static atomic_t ring_gbufs = ATOMIC_INIT(0);
+
+static unsigned int gbuf_limit(unsigned int div)
+{
+	return max(vj_pool_size() / div, 1U);
+}
+
 static bool ring_req_valid(const struct vj_ring_req *req)
 {
 	return req->entries >= VJ_RING_MIN_ENTRIES &&
@@ -103,7 +122,12 @@ static void ring_uncharge(struct vj_ring *ring)
 	free_uid(ring->user);
 }
 
-struct vj_ring *vj_ring_create(const struct vj_ring_req *req)
+/*
+ * @net_gbufs counts the global buffers held by the channels of the ring's
+ * network namespace; it must outlive the ring.
+ */
+struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
+			       atomic_t *net_gbufs)
 {
 	struct vj_mmap_offsets off;
 	struct vj_ring *ring;
@@ -122,8 +146,9 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req)
 	ring->buf_size = req->buf_size;
 	ring->size = off.size;
 	ring->bufs_off = off.bufs;
-	/* A channel that does not poll must not sit on the whole pool. */
-	ring->gbuf_cap = clamp(vj_pool_size() / 4, 1U, ring->entries);
+	/* A channel that does not poll must not sit on the pool. */
+	ring->gbuf_cap = min(gbuf_limit(VJ_GBUF_CHAN_DIV), ring->entries);
+	ring->net_gbufs = net_gbufs;
 	spin_lock_init(&ring->lock);
 
 	err = ring_charge(ring);
@@ -160,6 +185,14 @@ err_free_ring:
 	return ERR_PTR(err);
 }
 
+/* A global buffer held by @ring goes back to the pool. */
+static void ring_gbuf_release(struct vj_ring *ring, struct vj_buffer *gbuf)
+{
+	vj_pool_put(gbuf);
+	atomic_dec(ring->net_gbufs);
+	atomic_dec(&ring_gbufs);
+}
+
 /*
  * Called once no producer can reach the ring any more (after an RCU grace
  * period) and no mapping is left (the mapping holds the socket's file).
@@ -173,7 +206,7 @@ void vj_ring_destroy(struct vj_ring *ring)
 		struct vj_slot *slot = &ring->slots[i & ring->mask];
 
 		if (slot->gbuf)
-			vj_pool_put(slot->gbuf);
+			ring_gbuf_release(ring, slot->gbuf);
 	}
 	vj_stats_add_pinned(-(long)ring->size);
 	vfree(ring->area);
@@ -368,11 +401,38 @@ void vj_ring_count_drops(struct vj_ring *ring, unsigned int n)
 }
 
 /*
+ * Take one more global buffer for @ring, within the limits of the channel,
+ * its namespace and all channels (VJ_GBUF_*_DIV).  Returns false, the
+ * refusal counted as rx_ring_full and driver_capped, if one is reached.
+ * Called with ring->lock held.
+ */
+static bool ring_gbuf_charge(struct vj_ring *ring)
+{
+	if (ring->npending >= ring->gbuf_cap)
+		goto refuse;
+	if (atomic_inc_return(ring->net_gbufs) > gbuf_limit(VJ_GBUF_NET_DIV))
+		goto undo_net;
+	if (atomic_inc_return(&ring_gbufs) > gbuf_limit(VJ_GBUF_ALL_DIV))
+		goto undo_all;
+	return true;
+
+undo_all:
+	atomic_dec(&ring_gbufs);
+undo_net:
+	atomic_dec(ring->net_gbufs);
+refuse:
+	ring->stats.rx_ring_full++;
+	vj_count(VJ_CNT_DRIVER_CAPPED);
+	return false;
+}
+
+/*
  * Queue a global buffer from the driver API.  It is not visible to user
  * space (which cannot map global buffers) until the consumer's next poll
- * copies it into the slot's own buffer: see vj_ring_flush().  A channel
- * holds at most gbuf_cap global buffers; beyond that, frames are dropped
- * as for a full ring.  Returns 0, -ENOSPC (ring full, counted) or -ENODEV
+ * copies it into the slot's own buffer: see vj_ring_flush().  The buffers
+ * held this way are bounded per channel, per namespace and in all (see
+ * VJ_GBUF_*_DIV); beyond a bound, frames are dropped as for a full ring.
+ * Returns 0, -ENOSPC (ring full or a bound reached, counted) or -ENODEV
  * (ring dead); on error the caller still owns @gbuf.
  */
 int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
@@ -382,10 +442,8 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 
 	spin_lock_bh(&ring->lock);
 	slot = ring_reserve_slot(ring);
-	if (!IS_ERR(slot) && ring->npending >= ring->gbuf_cap) {
-		ring->stats.rx_ring_full++;
+	if (!IS_ERR(slot) && !ring_gbuf_charge(ring))
 		slot = ERR_PTR(-ENOSPC);
-	}
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -421,7 +479,7 @@ void vj_ring_flush(struct vj_ring *ring)
 			if (slot->gbuf) {
 				memcpy(ring->bufs + (size_t)idx * ring->buf_size,
 				       slot->gbuf->data, slot->desc.len);
-				vj_pool_put(slot->gbuf);
+				ring_gbuf_release(ring, slot->gbuf);
 				slot->gbuf = NULL;
 				WRITE_ONCE(ring->npending, ring->npending - 1);
 			}

@@ -81,6 +81,7 @@ struct vj_net {
 	bool fw_hooks_registered;
 	struct nf_hook_ops fw_hook_ops[2];	/* local-in, vj_firewall.h */
 	struct net *net;
+	atomic_t gbufs;		/* global buffers its channels hold, ring.c */
 };
 
 int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,

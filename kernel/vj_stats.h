@@ -16,6 +16,7 @@ enum vj_counter {
 	VJ_CNT_DRIVER_CLAIMED,	/* of those, queued on a user channel */
 	VJ_CNT_DRIVER_DROPPED,	/* of those, dropped: that channel was full */
 	VJ_CNT_DRIVER_BAD,	/* of those, dropped: length over the buffer */
+	VJ_CNT_DRIVER_CAPPED,	/* of dropped: channels held their share */
 	VJ_CNT_DEFAULT_RX,	/* of those, given to the default channel */
 	VJ_CNT_DEFAULT_TO_STACK, /* default channel: handed to the stack */
 	VJ_CNT_DEFAULT_NOMEM,	/* default channel: lost, no skb */

@@ -22,6 +22,98 @@
 
 static struct vj_pkt pkt;
 
+/* --- the global pool ------------------------------------------------- */
+
+#define POOL_CHANS	4
+#define POOL_FRAMES	300
+
+/*
+ * Four channels whose consumers never poll take driver frames: together
+ * they hold at most a quarter of the pool (one namespace), each at most an
+ * eighth; the refusals show in rx_ring_full and driver_capped; frames for
+ * the stack (an unbound port, an ordinary UDP socket) still get through,
+ * and every buffer comes back on close.
+ */
+static int t_pool_starvation(void)
+{
+	struct vj_chan c[POOL_CHANS];
+	long long pb, cap0, held = 0, refused = 0;
+	uint32_t seq, want;
+	int i, r, fd;
+
+	vjt_ifindex();
+	CHECK(pool_settled(3000), "pool_free %lld of %lld before the case",
+	      pool_get("pool_free"), pool_get("pool_buffers"));
+	pb = pool_get("pool_buffers");
+	cap0 = pool_get("driver_capped");
+	for (i = 0; i < POOL_CHANS; i++) {
+		struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4,
+					 tport(i), 0);
+
+		chan_open(&c[i], &f, 512, 2048);
+	}
+	for (i = 0; i < POOL_CHANS; i++) {
+		step("inject into channel %d", i);
+		r = vjt_inject("count=%d saddr=%s daddr=%s sport=1000 dport=%u "
+			       "len=64 batch=8", POOL_FRAMES, VJT_PEER4,
+			       VJT_LOCAL4, tport(i));
+		CHECK(!r, "inject into channel %d: %s (pool_free %lld)", i,
+		      errname(-r), pool_get("pool_free"));
+	}
+	for (i = 0; i < POOL_CHANS; i++) {
+		struct vj_statistics s = vj_get_stats(c[i].fd);
+
+		CHECK(s.rx_packets <= (uint64_t)pb / 8,
+		      "channel %d holds %llu driver frames, over an eighth "
+		      "of %lld", i, (unsigned long long)s.rx_packets, pb);
+		CHECK(s.rx_packets + s.rx_ring_full == POOL_FRAMES,
+		      "channel %d: rx_packets %llu + rx_ring_full %llu != %d",
+		      i, (unsigned long long)s.rx_packets,
+		      (unsigned long long)s.rx_ring_full, POOL_FRAMES);
+		held += s.rx_packets;
+		refused += s.rx_ring_full;
+	}
+	CHECK(held <= pb / 4, "the namespace's channels hold %lld buffers, "
+	      "over a quarter of %lld", held, pb);
+	CHECK(held > 0, "no channel got a driver frame");
+	CHECK(pool_get("driver_capped") - cap0 == refused,
+	      "driver_capped +%lld, want +%lld (the refusals)",
+	      pool_get("driver_capped") - cap0, refused);
+	CHECK(pool_get("pool_free") >= pb - pb / 4,
+	      "pool_free %lld of %lld while the channels hold %lld",
+	      pool_get("pool_free"), pb, held);
+
+	/* The stack still gets its frames. */
+	fd = udp_listen(VJT_LOCAL4, tport(10));
+	step("inject to the stack");
+	r = vjt_inject("count=64 saddr=%s daddr=%s sport=1000 dport=%u len=64 "
+		       "batch=8 seq=0", VJT_PEER4, VJT_LOCAL4, tport(10));
+	CHECK(!r, "inject for the stack: %s (pool_free %lld)", errname(-r),
+	      pool_get("pool_free"));
+	for (want = 0; want < 64; want++) {
+		CHECK(udp_recv_seq(fd, 3000, &seq, NULL),
+		      "frame %u for the stack did not reach the UDP socket",
+		      want);
+		CHECK(seq == want, "UDP socket got seq %u, want %u", seq,
+		      want);
+	}
+	close(fd);
+
+	/* A consumer that polls gets what its channel held. */
+	for (i = 0; i < POOL_CHANS; i++) {
+		uint64_t n = vj_get_stats(c[i].fd).rx_packets, k;
+
+		for (k = 0; k < n; k++)
+			CHECK(chan_recv(&c[i], &pkt, 3000),
+			      "channel %d: frame %llu of %llu lost", i,
+			      (unsigned long long)k, (unsigned long long)n);
+		chan_close(&c[i]);
+	}
+	CHECK(pool_settled(3000), "pool_free %lld of %lld after closing",
+	      pool_get("pool_free"), pool_get("pool_buffers"));
+	return 0;
+}
+
 /* --- IPv6 extension headers ------------------------------------------ */
 
 static const uint8_t exthdrs[] = { 0, 51, 60 };	/* hop-by-hop, AH, dst */
@@ -154,6 +246,7 @@ static int t_ipv6_exthdr_hook(void)
 }
 
 const struct vj_case trust_cases[] = {
+	VJ_CASE_T("POOL_STARVATION", t_pool_starvation, 60),
 	VJ_CASE("IPV6_EXTHDR_DRIVER", t_ipv6_exthdr_driver),
 	VJ_CASE("IPV6_EXTHDR_HOOK", t_ipv6_exthdr_hook),
 	{ 0 }
