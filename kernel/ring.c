@@ -162,7 +162,13 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
 		goto err_uncharge;
 	}
 
-	ring->area = vmalloc_user(ring->size);
+	/*
+	 * Charged to the memory cgroup of the creating task.  Past its
+	 * memory.max the allocation fails with ENOMEM rather than invoking the
+	 * cgroup's OOM killer (__GFP_RETRY_MAYFAIL), and quietly.
+	 */
+	ring->area = __vmalloc(ring->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+			       __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!ring->area) {
 		err = -ENOMEM;
 		goto err_free_slots;
@@ -215,15 +221,31 @@ void vj_ring_destroy(struct vj_ring *ring)
 	kfree(ring);
 }
 
+/*
+ * Map the whole area, page by page: it comes from __vmalloc() (for the
+ * memory cgroup charge), not vmalloc_user(), so remap_vmalloc_range() would
+ * refuse it.  As that would, the mapping cannot grow and is left out of
+ * core dumps.
+ */
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma)
 {
+	unsigned long off;
+	int err;
+
 	if (vma->vm_pgoff)
 		return -EINVAL;
 	if (vma->vm_end - vma->vm_start != ring->size)
 		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	return remap_vmalloc_range(vma, ring->area, 0);
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	for (off = 0; off < ring->size; off += PAGE_SIZE) {
+		err = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(ring->area + off));
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /*

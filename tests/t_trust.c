@@ -114,6 +114,112 @@ static int t_pool_starvation(void)
 	return 0;
 }
 
+/* --- the memory cgroup ----------------------------------------------- */
+
+#define CG_ROOT		"/sys/fs/cgroup"
+#define CG_MAX		(6ull << 20)
+#define CG_ENTRIES	2048
+#define CG_BUF		2048
+
+static long long cg_read(const char *dir, const char *file)
+{
+	char path[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "re");
+	if (!f)
+		fail("open %s: %s", path, errname(errno));
+	if (fscanf(f, "%lld", &v) != 1)
+		fail("%s: no number", path);
+	fclose(f);
+	return v;
+}
+
+static void cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s", path, errname(errno));
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		fail("write \"%s\" to %s: %s", val, path, errname(errno));
+	close(fd);
+}
+
+static void memcg_child(void *arg)
+{
+	const char *dir = arg;
+	struct vj_flow f1 = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4, tport(0),
+				  0);
+	struct vj_flow f2 = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4, tport(1),
+				  0);
+	unsigned long long ring = (unsigned long long)CG_ENTRIES * CG_BUF;
+	long long c0, c1;
+	char pid[32];
+	int fd1, fd2;
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	cg_write(dir, "cgroup.procs", pid);
+	fd1 = vj_socket();
+	fd2 = vj_socket();
+	EXPECT_OK(vj_set_ring(fd1, CG_ENTRIES, CG_BUF), "VJ_RING");
+	EXPECT_OK(vj_set_ring(fd2, CG_ENTRIES, CG_BUF), "VJ_RING");
+	c0 = cg_read(dir, "memory.current");
+	EXPECT_OK(vj_bind(fd1, &f1), "bind of a %llu KiB ring in a %llu KiB "
+		  "cgroup", ring >> 10, CG_MAX >> 10);
+	c1 = cg_read(dir, "memory.current");
+	CHECK(c1 - c0 >= (long long)ring &&
+	      c1 - c0 <= (long long)(ring + (1u << 20)),
+	      "memory.current grew by %lld KiB for a %llu KiB ring",
+	      (c1 - c0) >> 10, ring >> 10);
+	EXPECT_ERR(vj_bind(fd2, &f2), ENOMEM,
+		   "a second %llu KiB ring past memory.max %llu KiB",
+		   ring >> 10, CG_MAX >> 10);
+	CHECK(cg_read(dir, "memory.current") <= (long long)CG_MAX,
+	      "memory.current %lld over memory.max",
+	      cg_read(dir, "memory.current"));
+	close(fd2);
+	close(fd1);
+}
+
+/*
+ * Ring memory is charged to the memory cgroup of the task that creates the
+ * ring: memory.current grows by about the ring's size, and a ring past
+ * memory.max is refused with ENOMEM (bind here; mmap alike).
+ */
+static int t_memcg_charge(void)
+{
+	char dir[128], ctl[256];
+	FILE *f;
+	int i;
+
+	if (access(CG_ROOT "/cgroup.controllers", R_OK)) {
+		mkdir(CG_ROOT, 0755);
+		if (mount("none", CG_ROOT, "cgroup2", 0, NULL))
+			skip("cannot mount cgroup2: %s", errname(errno));
+	}
+	f = fopen(CG_ROOT "/cgroup.controllers", "re");
+	if (!f || !fgets(ctl, sizeof(ctl), f) || !strstr(ctl, "memory"))
+		skip("no memory controller in cgroup v2 (CONFIG_MEMCG)");
+	fclose(f);
+	cg_write(CG_ROOT, "cgroup.subtree_control", "+memory");
+	snprintf(dir, sizeof(dir), CG_ROOT "/vjchan-test-%d", getpid());
+	if (mkdir(dir, 0755))
+		fail("mkdir %s: %s", dir, errname(errno));
+	snprintf(ctl, sizeof(ctl), "%llu", CG_MAX);
+	cg_write(dir, "memory.max", ctl);
+	cg_write(dir, "memory.swap.max", "0");
+	in_child(memcg_child, dir);
+	for (i = 0; i < 100 && rmdir(dir); i++)
+		msleep(20);
+	return 0;
+}
+
 /* --- IPv6 extension headers ------------------------------------------ */
 
 static const uint8_t exthdrs[] = { 0, 51, 60 };	/* hop-by-hop, AH, dst */
@@ -247,6 +353,7 @@ static int t_ipv6_exthdr_hook(void)
 
 const struct vj_case trust_cases[] = {
 	VJ_CASE_T("POOL_STARVATION", t_pool_starvation, 60),
+	VJ_CASE("MEMCG_CHARGE", t_memcg_charge),
 	VJ_CASE("IPV6_EXTHDR_DRIVER", t_ipv6_exthdr_driver),
 	VJ_CASE("IPV6_EXTHDR_HOOK", t_ipv6_exthdr_hook),
 	{ 0 }

@@ -173,7 +173,8 @@ struct sockaddr_vj {
  * the defaults, by the first bind() or mmap().  Setting it afterwards fails
  * with EBUSY.  optlen must be at least sizeof(struct vj_ring_req); bytes
  * beyond it must be zero (E2BIG).  The memory is charged to RLIMIT_MEMLOCK
- * unless the caller has CAP_IPC_LOCK, and to the caller's memory cgroup.
+ * unless the caller has CAP_IPC_LOCK (over it, ENOBUFS), and to the memory
+ * cgroup of the task that creates the ring (over memory.max, ENOMEM).
  */
 struct vj_ring_req {
 	__u32	entries;
