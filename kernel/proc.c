@@ -37,6 +37,7 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_NOT_LOCAL] = "not_local",
 	[VJ_CNT_GSO_SEGMENTED] = "gso_segmented",
 	[VJ_CNT_GSO_FAILED] = "gso_failed",
+	[VJ_CNT_MASKS_NOMEM] = "masks_nomem",
 	[VJ_CNT_CHANNELS_CREATED] = "channels_created",
 	[VJ_CNT_CHANNELS_DESTROYED] = "channels_destroyed",
 	[VJ_CNT_BYTES_PINNED] = "bytes_pinned",

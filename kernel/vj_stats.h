@@ -28,6 +28,7 @@ enum vj_counter {
 	VJ_CNT_NOT_LOCAL,	/* fast path matched, not addressed to us */
 	VJ_CNT_GSO_SEGMENTED,	/* GRO aggregates cut into their segments */
 	VJ_CNT_GSO_FAILED,	/* aggregates lost: no memory to cut them */
+	VJ_CNT_MASKS_NOMEM,	/* mask list kept: no memory to shrink it */
 	VJ_CNT_CHANNELS_CREATED,
 	VJ_CNT_CHANNELS_DESTROYED,
 	VJ_CNT_BYTES_PINNED,	/* ring memory currently allocated */

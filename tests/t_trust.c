@@ -220,6 +220,87 @@ static int t_memcg_charge(void)
 	return 0;
 }
 
+/* --- a mask list kept for want of memory ----------------------------- */
+
+#define FAILSLAB	"/sys/kernel/debug/failslab"
+
+static void failslab_set(const char *file, const char *val)
+{
+	cg_write(FAILSLAB, file, val);
+}
+
+static void masks_child(void *arg)
+{
+	struct vj_flow fa = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
+	struct vj_flow fb = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(1),
+				  0);
+	struct vj_flow fc = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(2), 0);
+	struct vj_chan a, b, cc;
+	uint32_t seq;
+	int mif, wit;
+
+	(void)arg;
+	netns_new();
+	chan_open(&a, &fa, 16, 2048);
+	chan_open(&b, &fb, 16, 2048);
+	mif = open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC);
+	if (mif < 0)
+		fail("open make-it-fail: %s", errname(errno));
+	/* The last channel of its mask: the smaller list cannot be had. */
+	if (write(mif, "1", 1) != 1)
+		fail("make-it-fail: %s", errname(errno));
+	chan_close(&a);
+	if (write(mif, "0", 1) != 1)
+		fail("make-it-fail: %s", errname(errno));
+	close(mif);
+
+	/* The kept list still classifies correctly. */
+	wit = udp_listen("127.0.0.1", tport(0));
+	udp_send("127.0.0.1", 0, "127.0.0.1", tport(0), 7, 64);
+	CHECK(udp_recv_seq(wit, 2000, &seq, NULL) && seq == 7,
+	      "a closed channel's flow did not reach the stack");
+	close(wit);
+	udp_send("127.0.0.1", 0, "127.0.0.1", tport(1), 8, 64);
+	CHECK(chan_recv(&b, &pkt, 2000), "the other channel got nothing");
+	chan_open(&cc, &fc, 16, 2048);
+	udp_send("127.0.0.1", 0, "127.0.0.1", tport(2), 9, 64);
+	CHECK(chan_recv(&cc, &pkt, 2000),
+	      "a new channel of the dropped mask got nothing");
+	chan_close(&cc);
+	chan_close(&b);
+	/* Exiting frees the namespace and whatever list it still has. */
+}
+
+/*
+ * Closing the last channel of a mask while no memory can be had for the
+ * smaller mask list (failslab, one failure, this task only): the close
+ * succeeds, masks_nomem counts it, the kept list still classifies right,
+ * and the namespace is freed with it (KASAN watches on the debug kernel).
+ */
+static int t_masks_nomem(void)
+{
+	long long n0;
+
+	if (access(FAILSLAB "/probability", W_OK))
+		skip("no " FAILSLAB " (CONFIG_FAILSLAB, "
+		     "CONFIG_FAULT_INJECTION_DEBUG_FS)");
+	n0 = pool_get("masks_nomem");
+	failslab_set("task-filter", "Y");
+	failslab_set("ignore-gfp-wait", "N");
+	failslab_set("verbose", "0");
+	failslab_set("interval", "1");
+	failslab_set("space", "0");
+	failslab_set("times", "1");
+	failslab_set("probability", "100");
+	in_child(masks_child, NULL);
+	failslab_set("probability", "0");
+	CHECK(pool_get("masks_nomem") - n0 == 1,
+	      "masks_nomem +%lld, want +1: the injected failure missed",
+	      pool_get("masks_nomem") - n0);
+	WAIT_FOR(pool_get("channels_live") == 0, 3000);
+	return 0;
+}
+
 /* --- IPv6 extension headers ------------------------------------------ */
 
 static const uint8_t exthdrs[] = { 0, 51, 60 };	/* hop-by-hop, AH, dst */
@@ -354,6 +435,7 @@ static int t_ipv6_exthdr_hook(void)
 const struct vj_case trust_cases[] = {
 	VJ_CASE_T("POOL_STARVATION", t_pool_starvation, 60),
 	VJ_CASE("MEMCG_CHARGE", t_memcg_charge),
+	VJ_CASE("MASKS_NOMEM", t_masks_nomem),
 	VJ_CASE("IPV6_EXTHDR_DRIVER", t_ipv6_exthdr_driver),
 	VJ_CASE("IPV6_EXTHDR_HOOK", t_ipv6_exthdr_hook),
 	{ 0 }
