@@ -58,7 +58,8 @@ static int sock_ensure_ring(struct vj_sock *vs)
 
 	if (vs->ring)
 		return 0;
-	ring = vj_ring_create(&vs->req);
+	ring = vj_ring_create(&vs->req,
+			      &vj_pernet(sock_net(&vs->sk))->gbufs);
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 	vs->chan.ring = ring;

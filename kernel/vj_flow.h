@@ -86,6 +86,7 @@ struct vj_net {
 	unsigned int nsanctions;
 	struct hlist_head sanctions[1 << VJ_SANCTION_BITS]; /* vj_sanction.h */
 	struct net *net;
+	atomic_t gbufs;		/* global buffers its channels hold, ring.c */
 };
 
 int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,

@@ -44,6 +44,7 @@
 #ifndef _VJ_RING_H
 #define _VJ_RING_H
 
+#include <linux/atomic.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -101,6 +102,7 @@ struct vj_ring {
 	u32 cons;		/* last valid consumer index seen */
 	u32 npending;		/* slots in [pub, prod) holding a global buffer */
 	u32 gbuf_cap;		/* most global buffers it may hold */
+	atomic_t *net_gbufs;	/* its namespace's held count, vj_net */
 	bool dead;		/* device gone: nothing more will arrive */
 	struct vj_ring_stats stats;
 };
@@ -108,7 +110,8 @@ struct vj_ring {
 int vj_ring_geometry_check(const struct vj_ring_req *req);
 void vj_ring_offsets(const struct vj_ring_req *req,
 		     struct vj_mmap_offsets *off);
-struct vj_ring *vj_ring_create(const struct vj_ring_req *req);
+struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
+			       atomic_t *net_gbufs);
 void vj_ring_destroy(struct vj_ring *ring);
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 

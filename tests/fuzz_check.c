@@ -160,8 +160,12 @@ void check_desc(int si, const struct mmapping *m, uint32_t idx)
 	why = desc_bounds(&d, o->entries, o->buf_size);
 	if (why)
 		DFAIL("%s", why);
-	if (d.flags & ~(VJ_DESC_F_L2 | VJ_DESC_F_TRUNC | VJ_DESC_F_DRIVER))
+	if (d.flags & ~(VJ_DESC_F_L2 | VJ_DESC_F_TRUNC | VJ_DESC_F_DRIVER |
+			VJ_DESC_F_XDP | VJ_DESC_F_FILTERED | VJ_DESC_F_CSUM_OK))
 		DFAIL("unknown flags");
+	if (__builtin_popcount(d.flags & (VJ_DESC_F_DRIVER | VJ_DESC_F_XDP |
+					  VJ_DESC_F_FILTERED)) > 1)
+		DFAIL("more than one path");
 	if (!(d.flags & VJ_DESC_F_L2) || d.l3_off != 14)
 		DFAIL("no 14-byte link header");
 	if ((d.flags & VJ_DESC_F_TRUNC) && d.off + d.len != o->buf_size)

@@ -100,6 +100,9 @@ else
 	fi
 fi
 
+# libvjchan ordering and memory cgroup charging.
+bash tests/trust.sh 2>&1 | tee -a "$log"
+
 # Network-level tests (two NICs, veth, module unload while busy).
 bash tests/net.sh 2>&1 | tee -a "$log"
 # Firewall modes on real nftables/iptables rulesets.

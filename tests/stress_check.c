@@ -134,7 +134,7 @@ int check_pkt(struct port *p, uint32_t idx, bool track)
 		pkt_fail(p, "slot %u: %s", idx, why);
 		return -1;
 	}
-	if ((d.flags & ~(VJ_DESC_F_L2 | VJ_DESC_F_DRIVER)) ||
+	if ((d.flags & ~(VJ_DESC_F_L2 | VJ_DESC_F_DRIVER | VJ_DESC_F_CSUM_OK)) ||
 	    !(d.flags & VJ_DESC_F_L2) || d.l3_off != 14 ||
 	    ntohs(d.proto) != 0x0800 || d.len < 14 + 20 + 8) {
 		pkt_fail(p, "slot %u: flags %#x l3_off %u proto %#x len %u",
