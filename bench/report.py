@@ -17,7 +17,7 @@ import sys
 
 BASELINE = "udp-recvmmsg"
 ORDER = ["udp-recvmmsg", "packet-v3", "afxdp-copy", "afxdp-zc",
-         "vjchan-hook", "vjchan-xdp", "xdp-drop"]
+         "vjchan-hook", "vjchan-filtered", "vjchan-xdp", "xdp-drop"]
 
 FIELDS = ["smp", "kind", "size", "mode", "rate", "runs", "status", "reason",
           "pps_median", "pps_min", "pps_max", "pps_ratio",
@@ -173,6 +173,7 @@ STAMPS = {
     "afxdp-copy": "none: AF_XDP has no receive time stamp",
     "afxdp-zc": "none: AF_XDP has no receive time stamp",
     "vjchan-hook": "vj_desc.tstamp (CLOCK_MONOTONIC, in the hook)",
+    "vjchan-filtered": "vj_desc.tstamp (CLOCK_MONOTONIC, at LOCAL_IN)",
     "vjchan-xdp": "vj_desc.tstamp (CLOCK_MONOTONIC, in the XDP kfunc)",
     "xdp-drop": "none: nothing reaches user space",
 }

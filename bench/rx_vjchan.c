@@ -11,18 +11,11 @@
 
 #include "vjchan.h"
 #include "rx.h"
+#include "rx_vjchan.h"
 
 /* ---- vjchan-*: a vjchan channel through libvjchan ------------------------ */
 
-/* Which path the packets must have taken, checked against rx_driver. */
-enum { VJ_PATH_HOOK, VJ_PATH_DRIVER };
-
-struct vj_rx {
-	struct vj_chan	ch;
-	int		open;
-};
-
-static int vjc_open(struct rx *rx)
+int vjc_open(struct rx *rx)
 {
 	struct vj_chan_opts o = { .entries = QUEUE_PKTS, .buf_size = 2048 };
 	struct vj_rx *v = calloc(1, sizeof(*v));
@@ -47,8 +40,10 @@ static int vjc_open(struct rx *rx)
 		return e;
 	}
 	v->open = 1;
-	/* The pre-routing hook serves bypass channels. */
-	e = vj_chan_bind_flags(&v->ch, &flow, VJ_BIND_FW_BYPASS);
+	/* The fast paths serve bypass channels; the filtered path the rest. */
+	e = vj_chan_bind_flags(&v->ch, &flow,
+			       rx->mode->arg == VJ_PATH_FILTERED ?
+			       VJ_BIND_FW_FILTERED : VJ_BIND_FW_BYPASS);
 	if (!e)
 		e = vj_chan_map(&v->ch);
 	if (e) {
@@ -59,7 +54,7 @@ static int vjc_open(struct rx *rx)
 	return 0;
 }
 
-static int vjc_poll(struct rx *rx, int timeout_ms)
+int vjc_poll(struct rx *rx, int timeout_ms)
 {
 	struct vj_rx *v = rx->priv;
 	unsigned int i, n;
@@ -93,10 +88,11 @@ static int vjc_poll(struct rx *rx, int timeout_ms)
 	return n;
 }
 
-static void vjc_drops(struct rx *rx)
+void vjc_drops(struct rx *rx)
 {
 	struct vj_rx *v = rx->priv;
 	struct vj_statistics st;
+	__u64 path;
 
 	if (!v->open || vj_chan_stats(&v->ch, &st))
 		return;
@@ -106,16 +102,16 @@ static void vjc_drops(struct rx *rx)
 		 (unsigned long long)st.rx_driver,
 		 (unsigned long long)st.rx_invalid_cons);
 	/* The mode names the path: make sure the packets took it. */
-	if (rx->mode->arg == VJ_PATH_HOOK && st.rx_driver)
-		set_why(rx, "%llu packets came through the driver API",
-			(unsigned long long)st.rx_driver);
-	if (rx->mode->arg == VJ_PATH_DRIVER && st.rx_driver != st.rx_packets)
-		set_why(rx, "%llu of %llu packets did not come through the driver API",
-			(unsigned long long)(st.rx_packets - st.rx_driver),
-			(unsigned long long)st.rx_packets);
+	path = rx->mode->arg == VJ_PATH_HOOK ? st.rx_hook :
+	       rx->mode->arg == VJ_PATH_DRIVER ? st.rx_driver :
+	       rx->mode->arg == VJ_PATH_FILTERED ? st.rx_filtered : st.rx_xdp;
+	if (path != st.rx_packets)
+		set_why(rx, "%llu of %llu packets did not come through the %s path",
+			(unsigned long long)(st.rx_packets - path),
+			(unsigned long long)st.rx_packets, rx->mode->name);
 }
 
-static void vjc_close(struct rx *rx)
+void vjc_close(struct rx *rx)
 {
 	struct vj_rx *v = rx->priv;
 
@@ -129,4 +125,10 @@ static void vjc_close(struct rx *rx)
 const struct rx_mode rx_vjchan_hook = {
 	"vjchan-hook", "vj_desc.tstamp: CLOCK_MONOTONIC in the hook",
 	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK
+};
+
+/* The same channel in the default firewall mode: after the input hooks. */
+const struct rx_mode rx_vjchan_filtered = {
+	"vjchan-filtered", "vj_desc.tstamp: CLOCK_MONOTONIC at LOCAL_IN",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_FILTERED
 };

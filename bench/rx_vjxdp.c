@@ -4,11 +4,17 @@
  * consumer as vjchan-hook (vjc_open/vjc_poll in vjrx.c), plus vjchan's XDP
  * program (xdp/vjchan.bpf.o, or $VJ_XDP_OBJ) attached in native mode
  * through libxdp, so frames go from virtio_net's NAPI straight into the
- * ring by the kfunc vj_xdp_deliver().  Included by vjrx.c.
+ * ring by the kfunc vj_xdp_deliver().
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <sys/vfs.h>
 #include <xdp/libxdp.h>
+
+#include "rx_vjchan.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC	0xcafe4a11
@@ -77,18 +83,11 @@ static int vjxdp_poll(struct rx *rx, int timeout_ms)
 static void vjxdp_drops(struct rx *rx)
 {
 	struct vjxdp_rx *x = rx->priv;
-	struct vj_statistics st;
 
 	if (!x->chan)
 		return;
 	rx->priv = x->chan;
-	vjc_drops(rx);
-	/* The mode names the path: make sure the packets took it. */
-	if (x->chan && x->chan->open && !vj_chan_stats(&x->chan->ch, &st) &&
-	    st.rx_xdp != st.rx_packets)
-		set_why(rx, "%llu of %llu packets did not come through XDP",
-			(unsigned long long)(st.rx_packets - st.rx_xdp),
-			(unsigned long long)st.rx_packets);
+	vjc_drops(rx);	/* checks rx_xdp == rx_packets (VJ_PATH_XDP) */
 	rx->priv = x;
 }
 
@@ -107,3 +106,8 @@ static void vjxdp_close(struct rx *rx)
 	rx->priv = NULL;
 	free(x);
 }
+
+const struct rx_mode rx_vjchan_xdp = {
+	"vjchan-xdp", "vj_desc.tstamp: CLOCK_MONOTONIC in the XDP kfunc",
+	vjxdp_open, vjxdp_poll, NULL, vjxdp_drops, vjxdp_close, VJ_PATH_XDP
+};

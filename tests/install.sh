@@ -40,9 +40,11 @@ fail() {
 
 # The files make install must create under PREFIX=/usr.
 version=$(sed -n 's/^VERSION[[:space:]]*:= *//p' lib/Makefile)
-expected="usr/bin/vjchan-recv
+expected="usr/bin/vjchan-ctl
+usr/bin/vjchan-recv
 usr/bin/vjchan-send
 usr/bin/vjchan-stat
+usr/bin/vjchan-xdp
 usr/include/linux/vjchan.h
 usr/include/vjchan.h
 usr/lib/libvjchan.a
@@ -54,7 +56,9 @@ usr/share/man/man1/vjchan-recv.1
 usr/share/man/man1/vjchan-send.1
 usr/share/man/man3/libvjchan.3
 usr/share/man/man7/vjchan.7
-usr/share/man/man8/vjchan-stat.8"
+usr/share/man/man8/vjchan-ctl.8
+usr/share/man/man8/vjchan-stat.8
+usr/share/man/man8/vjchan-xdp.8"
 
 if ! out=$(make -s install DESTDIR="$dest" PREFIX=/usr 2>&1); then
 	fail INSTALL_FILES "make install: $(tail -n 3 <<<"$out" | tr '\n' '|')"
@@ -170,7 +174,7 @@ fi
 # without warnings (man --warnings: groff's -ww).
 why=
 declare -A page=([vjchan-recv]=man1/vjchan-recv.1 [vjchan-send]=man1/vjchan-send.1
-		 [vjchan-stat]=man8/vjchan-stat.8)
+		 [vjchan-stat]=man8/vjchan-stat.8 [vjchan-xdp]=man8/vjchan-xdp.8)
 for t in "${!page[@]}"; do
 	p=$dest/usr/share/man/${page[$t]}
 	for o in $("$dest/usr/bin/$t" --help | grep -o -E -- '--[a-z][a-z-]+' | sort -u); do
