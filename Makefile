@@ -2,7 +2,7 @@
 #
 #   make          build the module, libvjchan, the tools and the tests
 #   make demo     one guest: a flow into a channel beside ordinary traffic, the
-#                 counters, and the receive paths side by side (under 2 min)
+#                 counters, and the receive paths side by side (about a minute)
 #   make check    run the whole test suite in a QEMU guest
 #   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
 #   make bench    vjchan against recvmmsg, PACKET_MMAP and AF_XDP (docs/BENCHMARKS.md)

@@ -65,7 +65,7 @@ ip netns exec peer ping -c 5 -i 0.3 -q 192.0.2.1 >"$tmp/ping" 2>&1 &
 pingp=$!
 sleep 0.2
 echo "vjchan-stat -w: the channel's rates while the flow arrives"
-vjchan-stat -w -i 0.5 --count 2 dport 9000 | sed 's/^/  /'
+vjchan-stat -w -i 0.5 --count 2 dport 9000 | sed 's/^./  &/'
 wait "$s0" "$s1" "$pingp" || true
 rc=0
 wait "$recv" || rc=$?

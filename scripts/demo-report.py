@@ -48,7 +48,9 @@ def main():
     for r in rows:
         name = WHAT.get(r["mode"], r["mode"])
         if r["status"] != "ok":
-            print("  %-30s %s: %s" % (name, r["status"], r["reason"][:60]))
+            why = r["reason"] if len(r["reason"]) <= 50 else \
+                r["reason"][:47] + "..."
+            print("  %-30s %s: %s" % (name, r["status"], why))
             continue
         lat = "-" if r["lat_stamp"] != "yes" else "%s / %s" % (
             fmt(num(r["lat_p50_us"])), fmt(num(r["lat_p99_us"])))
@@ -78,8 +80,15 @@ def main():
                    [num(r["lat_p50_us"]) for r in lat],
                    color=["#c44e52" if r["mode"] == "vjchan-hook"
                           else "#4c72b0" for r in lat])
-        ax[1].set_xlabel("latency p50, µs (lower is better)")
+        ax[1].set_xscale("log")
+        ax[1].set_xlabel("latency p50, µs, log scale (lower is better)")
         ax[1].invert_yaxis()
+        for a in ax:
+            for bar in a.patches:
+                a.annotate("%.0f" % bar.get_width(),
+                           (bar.get_width(), bar.get_y() + bar.get_height() / 2),
+                           xytext=(3, 0), textcoords="offset points",
+                           va="center", fontsize=8)
         fig.suptitle("vjchan demo: receive paths at 1000 frames/s, 64 B "
                      "(QEMU TCG guest)")
         fig.tight_layout()
