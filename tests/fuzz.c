@@ -1355,6 +1355,8 @@ static void op_getsockopt(void)
 			x_must(&x, ENOPROTOOPT);
 		else if (lp && (len < 0 || (size_t)len < least))
 			x_must(&x, EINVAL);
+		else if (!val)
+			x_must(&x, EFAULT);	/* any copy to NULL faults */
 		else if (val != buf && (size_t)len >= size)
 			x_must(&x, EFAULT);	/* the copy runs into the guard */
 	}
