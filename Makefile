@@ -67,8 +67,9 @@ check-debug: deps userspace
 	@eval "$$(scripts/build-debug-kernel.sh)" && \
 		rm -rf out/debug && mkdir -p out/debug/kernel && \
 		cp -r include out/debug/ && \
-		cp kernel/*.[ch] kernel/Kbuild kernel/Makefile out/debug/kernel/ && \
-		rm -f out/debug/kernel/*.mod.c && \
+		(cd kernel && cp --parents $$(find . \( -name '*.[ch]' \
+			! -name '*.mod.c' \) -o -name Kbuild -o -name Makefile) \
+			../out/debug/kernel/) && \
 		$(MAKE) -C out/debug/kernel KDIR=$$VJ_KDIR && \
 		scripts/vm.sh --kernel $$VJ_VMLINUZ --moddir $$VJ_MODDIR \
 			--timeout 3000 -- \

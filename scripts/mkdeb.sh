@@ -30,10 +30,11 @@ doc=$stage/usr/share/doc/vjchan-dkms
 install -d "$src/kernel" "$src/include/uapi/linux" "$doc" "$stage/DEBIAN"
 
 install -m 644 "$top/dkms.conf" "$src/dkms.conf"
-# Sources only: kbuild leaves *.mod.c and objects next to them.
-for f in "$top"/kernel/*.[ch] "$top"/kernel/Kbuild "$top"/kernel/Makefile; do
-	case $f in *.mod.c) continue ;; esac
-	install -m 644 "$f" "$src/kernel/"
+# Sources only (kernel/ and its subdirectories, such as vjnet/): kbuild
+# leaves *.mod.c and objects next to them.
+(cd "$top/kernel" && find . \( -name '*.[ch]' ! -name '*.mod.c' \) \
+	-o -name Kbuild -o -name Makefile) | while read -r f; do
+	install -D -m 644 "$top/kernel/$f" "$src/kernel/$f"
 done
 install -m 644 "$top/include/uapi/linux/vjchan.h" "$src/include/uapi/linux/"
 install -m 644 "$pkg/copyright" "$doc/copyright"
