@@ -400,7 +400,21 @@ static void send_ext_lo(uint8_t type, uint16_t dport)
 	u[1] = 0xe8;
 	u[2] = dport >> 8;
 	u[3] = dport & 0xff;
-	u[5] = 8 + 16;			/* UDP length; checksum left 0 */
+	u[5] = 8 + 16;			/* UDP length */
+	{
+		/* A correct checksum: IPv6 UDP without one is dropped. */
+		uint8_t ph[40] = { 0 };
+		uint16_t c;
+
+		memcpy(ph, buf + 8, 32);	/* source and destination */
+		ph[35] = 8 + 16;		/* upper-layer length */
+		ph[39] = IPPROTO_UDP;
+		c = csum_fold32(csum_add(csum_add(0, ph, sizeof(ph)), u, 8 + 16));
+		if (!c)
+			c = 0xffff;
+		u[6] = c >> 8;
+		u[7] = c & 0xff;
+	}
 	if (sendto(fd, buf, 40 + el + 8 + 16, 0, (struct sockaddr *)&dst,
 		   sizeof(dst)) < 0)
 		fail("sendto ::1 behind header %u: %s", type, errname(errno));
