@@ -64,7 +64,9 @@ start() {
 
 recv_ready() {	# recv_ready ARGS... READY: vjchan-recv with the ready file last
 	local ready=${!#}
-	vjchan-recv --ready-file "$ready" "${@:1:$#-1}"
+	# exec: the background job's pid is vjchan-recv's, so cleanup's kill
+	# ends the channel, not only the subshell around it.
+	exec vjchan-recv --ready-file "$ready" "${@:1:$#-1}"
 }
 
 inodes() {	# inodes ARGS...: inodes of the rows vjchan-stat -c ARGS shows
