@@ -64,8 +64,12 @@ int vj_fw_bind_check(struct sock *sk, u16 flags)
 	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT))
 		return -EINVAL;
 	switch (flags & VJ_BIND_FW_MASK) {
-	case VJ_BIND_FW_FILTERED:
 	case VJ_BIND_FW_SANCTIONED:
+		/* The ruleset sanctions through the conntrack mark. */
+		if (!IS_ENABLED(CONFIG_NF_CONNTRACK_MARK))
+			return -EOPNOTSUPP;
+		break;
+	case VJ_BIND_FW_FILTERED:
 	case VJ_BIND_FW_BYPASS:
 		break;
 	default:

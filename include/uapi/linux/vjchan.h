@@ -132,7 +132,9 @@ struct sockaddr_vj {
  *	conntrack mark has all the bits of the module parameter sanction_mark
  *	(0, the default, sanctions nothing), the fast paths deliver that
  *	connection's later packets, and keep its conntrack entry alive, until
- *	the entry dies or the channel is unbound.  See vjchan(7).
+ *	the entry dies or the channel is unbound.  See vjchan(7).  Binding
+ *	fails with EOPNOTSUPP on a kernel without conntrack marks
+ *	(CONFIG_NF_CONNTRACK_MARK).
  * VJ_BIND_FW_BYPASS: claimed at the earliest point with no firewall at all.
  *
  * VJ_BIND_F_TRANSIT: also take packets not addressed to this host
