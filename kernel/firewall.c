@@ -61,24 +61,20 @@
  */
 int vj_fw_bind_check(struct sock *sk, u16 flags)
 {
+	u16 mode = flags & VJ_BIND_FW_MASK;
+
 	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT))
 		return -EINVAL;
-	switch (flags & VJ_BIND_FW_MASK) {
-	case VJ_BIND_FW_SANCTIONED:
-		/* The ruleset sanctions through the conntrack mark. */
-		if (!IS_ENABLED(CONFIG_NF_CONNTRACK_MARK))
-			return -EOPNOTSUPP;
-		break;
-	case VJ_BIND_FW_FILTERED:
-	case VJ_BIND_FW_BYPASS:
-		break;
-	default:
+	if (mode != VJ_BIND_FW_FILTERED && mode != VJ_BIND_FW_SANCTIONED &&
+	    mode != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
-	}
 	/* The filtered path sees only packets the stack delivers locally. */
-	if ((flags & VJ_BIND_F_TRANSIT) &&
-	    (flags & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
+	if ((flags & VJ_BIND_F_TRANSIT) && mode != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
+	/* The ruleset sanctions through the conntrack mark. */
+	if (mode == VJ_BIND_FW_SANCTIONED &&
+	    !IS_ENABLED(CONFIG_NF_CONNTRACK_MARK))
+		return -EOPNOTSUPP;
 	if (!sk_net_capable(sk, CAP_NET_ADMIN))
 		return -EPERM;
 	return 0;

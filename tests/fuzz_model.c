@@ -531,6 +531,8 @@ static void x_bind_flags(struct expect *x, uint16_t fl)
 		x_must(x, EINVAL);
 	else if ((fl & VJ_BIND_F_TRANSIT) && mode != VJ_BIND_FW_BYPASS)
 		x_must(x, EINVAL);
+	else if (mode == VJ_BIND_FW_SANCTIONED)
+		x_may(x, EOPNOTSUPP);	/* a kernel without conntrack marks */
 }
 
 void expect_bind(struct expect *x, const struct msock *s,
