@@ -390,7 +390,7 @@ t_gro() {
 	for mode in bypass filtered; do
 		name=FW_GRO_TCP_${mode^^}
 		seg0=$(pool gso_segmented)
-		if ! recv_start "$name" -m "$mode" -q -e 512 -t 4 \
+		if ! recv_start "$name" -m "$mode" -q -e 512 -t 10 -c $n \
 				tcp4 dport 7110; then
 			fail "$name" "vjchan-recv not ready"
 			continue
