@@ -13,7 +13,6 @@
 #include <linux/sort.h>
 #include <linux/socket.h>
 
-#include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_hook.h"
 #include "vj_sanction.h"
@@ -222,9 +221,6 @@ int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
 	}
 
 	err = vj_hook_register(vn);
-	if (err)
-		goto out_unlock;
-	err = vj_fw_register(vn);
 	if (err)
 		goto out_unlock;
 

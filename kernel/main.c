@@ -10,7 +10,6 @@
 #include <net/netns/generic.h>
 
 #include "vj_flow.h"
-#include "vj_firewall.h"
 #include "vj_hook.h"
 #include "vj_net.h"
 #include "vj_pool.h"
@@ -46,7 +45,6 @@ static void __net_exit vj_pernet_pre_exit(struct net *net)
 
 	mutex_lock(&vn->lock);
 	vj_hook_unregister(vn);
-	vj_fw_unregister(vn);
 	mutex_unlock(&vn->lock);
 }
 

@@ -79,9 +79,8 @@ struct vj_net {
 	struct hlist_head table[1 << VJ_HASH_BITS];
 	u32 seed;
 	bool hooks_registered;
-	struct nf_hook_ops hook_ops[2];		/* pre-routing, vj_hook.h */
-	bool fw_hooks_registered;
-	struct nf_hook_ops fw_hook_ops[2];	/* local-in, vj_firewall.h */
+	/* pre-routing (hook.c), then local-in (firewall.c), IPv4 and IPv6 */
+	struct nf_hook_ops hook_ops[4];
 	spinlock_t sanction_lock;		/* writers of sanctions */
 	unsigned int nsanctions;
 	struct hlist_head sanctions[1 << VJ_SANCTION_BITS]; /* vj_sanction.h */
