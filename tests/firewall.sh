@@ -67,10 +67,6 @@ setup() {
 	return 1
 }
 
-skip() {
-	echo "skip $1: $2"
-}
-
 # need_rules NAME RULE...: rules, or "skip NAME" with nft's complaint when
 # this kernel's nftables lacks what the rules use (the debug kernel is
 # built without log, limit, reject, conntrack marks and the xt compat).

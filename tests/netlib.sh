@@ -11,6 +11,10 @@ ok() {
 	echo "ok $1"
 }
 
+skip() {
+	echo "skip $1: $2"
+}
+
 fail() {
 	local name=$1
 	shift

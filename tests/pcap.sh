@@ -34,24 +34,11 @@ ns=vjpcap
 here4=203.0.113.1 peer4=203.0.113.2
 here6=2001:db8:113::1 peer6=2001:db8:113::2
 tun_here=203.0.113.17 tun_peer=203.0.113.18
-tmp=$(mktemp -d /tmp/vj-pcap.XXXXXX)
-bgpids=()
-
-ok() {
-	echo "ok $1"
-}
-fail() {
-	echo "FAIL $1: $2"
-}
-skip() {
-	echo "skip $1: $2"
-}
+# shellcheck source=tests/netlib.sh
+. "$top/tests/netlib.sh"	# $tmp, bgpids, ok/fail/skip, wait_file
 
 cleanup() {
-	local p
-	for p in "${bgpids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
+	kill_bg
 	ip link del vjt0 2>/dev/null
 	ip link del vjp0 2>/dev/null
 	ip netns del "$ns" 2>/dev/null
@@ -63,14 +50,6 @@ now_ns() {
 	date +%s%N
 }
 
-wait_file() {	# wait_file PATH SECS
-	local i
-	for i in $(seq $(($2 * 10))); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 setup() {
 	modprobe veth || return 1

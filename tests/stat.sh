@@ -24,33 +24,13 @@ if [ "${VJ_IN_VM:-}" != 1 ]; then
 fi
 export PATH="$top/tools:$top/tests:$PATH"
 
-tmp=$(mktemp -d /tmp/vj-stat.XXXXXX)
-bgpids=()
+# shellcheck source=tests/netlib.sh
+. "$top/tests/netlib.sh"	# $tmp, bgpids, ok/fail, wait_file
 cleanup() {
-	local p
-	for p in "${bgpids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
+	kill_bg
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-ok() {
-	echo "ok $1"
-}
-fail() {
-	echo "FAIL $1: $2"
-}
-
-wait_file() {
-	local i
-	for i in $(seq $(($2 * 10))); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # start NAME CMD...: a background channel holder with --ready-file.
 start() {
