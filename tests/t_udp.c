@@ -514,9 +514,9 @@ static int t_blocking(void)
 		} else if (i == 1) {
 			struct pollfd pf = { .fd = c, .events = POLLIN };
 
+			step("poll asleep");
 			CHECK(poll(&pf, 1, 5000) == 1 && pf.revents & POLLIN,
 			      "poll: no POLLIN (revents %#x)", pf.revents);
-			step("poll asleep");
 			CHECK(recv(c, buf, sizeof(buf), MSG_DONTWAIT) == 64,
 			      "recv after poll: %s", errname(errno));
 		} else {
@@ -668,6 +668,77 @@ static int t_close_queued(void)
 	return 0;
 }
 
+#define CONC_N		3000	/* datagrams of the concurrency case */
+#define CONC_RX		3	/* receiving processes */
+
+/*
+ * Several processes receive on one socket while datagrams arrive: every
+ * datagram placed in the ring is delivered exactly once, and delivered
+ * plus dropped for want of room is what was sent.
+ */
+static int t_concurrent(void)
+{
+	uint16_t port = tport(0);
+	_Atomic uint32_t *seen;
+	struct vj_statistics st;
+	uint32_t i, delivered = 0;
+	pid_t pids[CONC_RX];
+	int c, tx, k;
+
+	seen = mmap(NULL, CONC_N * sizeof(*seen), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(seen != MAP_FAILED, "mmap: %s", errname(errno));
+	c = udp_chan(AF_INET);
+	udp_ring(c, 64, 2048);
+	EXPECT_OK(udp_bind_to(c, "127.0.0.1", port), "bind");
+	for (k = 0; k < CONC_RX; k++) {
+		fflush(stdout);
+		pids[k] = fork();
+		if (!pids[k]) {
+			struct timeval tv = { .tv_usec = 300000 };
+			uint8_t buf[256];
+			uint32_t seq;
+			long n;
+
+			setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+			while ((n = recv(c, buf, sizeof(buf), 0)) >= 0) {
+				if (n != 32 || payload_check(buf, 32, &seq) ||
+				    seq >= CONC_N)
+					_exit(2);
+				atomic_fetch_add(&seen[seq], 1);
+			}
+			_exit(errno == EAGAIN ? 0 : 3);
+		}
+	}
+	tx = udp_plain(AF_INET);
+	for (i = 0; i < CONC_N; i++)
+		udp_send_to(tx, "127.0.0.1", port, i, 32);
+	for (k = 0; k < CONC_RX; k++) {
+		int status;
+
+		waitpid(pids[k], &status, 0);
+		CHECK(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "receiver %d: status %#x (2: bad datagram)", k, status);
+	}
+	for (i = 0; i < CONC_N; i++) {
+		CHECK(seen[i] <= 1, "datagram %u delivered %u times", i,
+		      (unsigned int)seen[i]);
+		delivered += seen[i];
+	}
+	st = vj_get_stats(c);
+	CHECK(st.rx_packets == delivered && st.rx_packets + st.rx_ring_full ==
+	      CONC_N && !st.rx_udp_malformed && !st.rx_udp_bad_csum,
+	      "delivered %u, rx_packets %llu, rx_ring_full %llu, sent %u",
+	      delivered, (unsigned long long)st.rx_packets,
+	      (unsigned long long)st.rx_ring_full, CONC_N);
+	diag("%u of %u delivered, %llu dropped for want of room", delivered,
+	     CONC_N, (unsigned long long)st.rx_ring_full);
+	munmap(seen, CONC_N * sizeof(*seen));
+	close(c);
+	close(tx);
+	return 0;
+}
+
 const struct vj_case udp_cases[] = {
 	VJ_CASE("UDP_DIFF_RECV4", t_diff4),
 	VJ_CASE("UDP_DIFF_RECV6", t_diff6),
@@ -675,5 +746,6 @@ const struct vj_case udp_cases[] = {
 	VJ_CASE("UDP_TRUNCATED_DROPPED", t_truncated),
 	VJ_CASE("UDP_HOSTILE_MAPPING", t_hostile_mapping),
 	VJ_CASE("UDP_CLOSE_QUEUED", t_close_queued),
+	VJ_CASE("UDP_CONCURRENT_RECV", t_concurrent),
 	{ NULL }
 };

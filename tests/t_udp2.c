@@ -376,6 +376,41 @@ static int send_side(int family)
 	ec = errno;
 	SAME(ru, eu, rc, ec, "send 70000 bytes");
 
+	/* sendmmsg through the connected socket. */
+	{
+		struct iovec iov[2] = { { "one", 3 }, { "three", 5 } };
+		struct mmsghdr mm[2] = {
+			{ .msg_hdr = { .msg_iov = &iov[0], .msg_iovlen = 1 } },
+			{ .msg_hdr = { .msg_iov = &iov[1], .msg_iovlen = 1 } },
+		};
+
+		CHECK(sendmmsg(c, mm, 2, 0) == 2 && mm[0].msg_len == 3 &&
+		      mm[1].msg_len == 5, "sendmmsg: %s", errname(errno));
+		CHECK(recv(peer, buf, sizeof(buf), 0) == 3 &&
+		      recv(peer, buf, sizeof(buf), 0) == 5,
+		      "peer did not get the sendmmsg datagrams");
+	}
+
+	/* ENETUNREACH or whatever UDP says for a destination without a
+	 * route, from the unconnected sockets.
+	 */
+	{
+		const char *far = family == AF_INET ? "203.0.113.77" :
+						     "2001:db8:ffff::77";
+		struct sockaddr_storage fs;
+		socklen_t fl;
+		int w = udp_plain(family), x = udp_chan(family);
+
+		parse_addr(far, 9, &fs, &fl);
+		ru = sendto(w, "y", 1, 0, (struct sockaddr *)&fs, fl);
+		eu = errno;
+		rc = sendto(x, "y", 1, 0, (struct sockaddr *)&fs, fl);
+		ec = errno;
+		SAME(ru, eu, rc, ec, "sendto a far address");
+		close(w);
+		close(x);
+	}
+
 	/* ECONNREFUSED: the peer goes away; the ICMP error comes back. */
 	close(peer);
 	ru = send(u, "x", 1, 0);
