@@ -83,6 +83,8 @@ static int udp_bind_chan(struct vj_udp_sock *us)
 	vs->chan.flow = flow;
 	vs->chan.fw_mode = us->fw_mode;
 	vs->chan.transit = false;
+	/* Checksums without a device verdict are summed in recvmsg(). */
+	vs->chan.csum_in_consumer = true;
 	err = vj_flow_bind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
 	if (!err)
 		WRITE_ONCE(vs->bound, true);

@@ -199,15 +199,17 @@ static int t_privilege(void)
 }
 
 /*
- * Frames from the test driver reach a bypass UDP channel without a
- * checksum verdict, so recvmsg verifies them: bad checksums and lying
- * UDP lengths are dropped and counted, never delivered.
+ * Frames from the test driver come without a checksum verdict, to a bypass
+ * channel straight from the driver API, to a filtered one as skbs through
+ * the stack (CHECKSUM_NONE), so recvmsg verifies them: bad checksums and
+ * lying UDP lengths are dropped and counted, never delivered, and nothing
+ * was summed on the way (rx_csum_bad stays 0).
  */
-static int bad_dgrams(int family)
+static int bad_dgrams(int family, uint32_t mode)
 {
 	const char *local = family == AF_INET ? VJT_LOCAL4 : VJT_LOCAL6;
 	const char *peer = family == AF_INET ? VJT_PEER4 : VJT_PEER6;
-	uint32_t fl = VJ_BIND_FW_BYPASS, seq, want[8], nwant = 0, i;
+	uint32_t fl = mode, seq, want[8], nwant = 0, i;
 	uint16_t port = tport(0);
 	struct vj_statistics st;
 	uint8_t buf[2048];
@@ -233,7 +235,7 @@ static int bad_dgrams(int family)
 	vjt_ifindex();
 	c = udp_chan(family);
 	EXPECT_OK(setsockopt(c, SOL_VJCHAN, VJ_BIND_FLAGS, &fl, sizeof(fl)),
-		  "VJ_BIND_FLAGS bypass");
+		  "VJ_BIND_FLAGS %u", fl);
 	EXPECT_OK(udp_bind_to(c, local, port), "bind %s", local);
 	for (i = 0; i < ARRAY_SIZE(frames); i++) {
 		int len = family == AF_INET ? frames[i].len : frames[i].len6;
@@ -282,7 +284,9 @@ static int bad_dgrams(int family)
 	st = vj_get_stats(c);
 	CHECK(st.rx_udp_bad_csum == nbad && st.rx_udp_malformed == nmal &&
 	      !st.rx_udp_not_peer && !st.rx_csum_bad &&
-	      st.rx_packets == nwant + nbad + nmal,
+	      st.rx_packets == nwant + nbad + nmal &&
+	      (mode == VJ_BIND_FW_BYPASS ? st.rx_driver : st.rx_filtered) ==
+	      st.rx_packets,
 	      "rx_packets %llu, bad_csum %llu (want %u), malformed %llu "
 	      "(want %u), delivered %u",
 	      (unsigned long long)st.rx_packets,
@@ -294,12 +298,22 @@ static int bad_dgrams(int family)
 
 static int t_bad4(void)
 {
-	return bad_dgrams(AF_INET);
+	return bad_dgrams(AF_INET, VJ_BIND_FW_BYPASS);
 }
 
 static int t_bad6(void)
 {
-	return bad_dgrams(AF_INET6);
+	return bad_dgrams(AF_INET6, VJ_BIND_FW_BYPASS);
+}
+
+static int t_bad_filtered4(void)
+{
+	return bad_dgrams(AF_INET, VJ_BIND_FW_FILTERED);
+}
+
+static int t_bad_filtered6(void)
+{
+	return bad_dgrams(AF_INET6, VJ_BIND_FW_FILTERED);
 }
 
 /* Both sockets' result of one call must agree. */
@@ -460,6 +474,8 @@ const struct vj_case udp2_cases[] = {
 	VJ_CASE("UDP_PRIVILEGE_OPTIONS", t_privilege),
 	VJ_CASE("UDP_BAD_DATAGRAMS4", t_bad4),
 	VJ_CASE("UDP_BAD_DATAGRAMS6", t_bad6),
+	VJ_CASE("UDP_BAD_DATAGRAMS_FILTERED4", t_bad_filtered4),
+	VJ_CASE("UDP_BAD_DATAGRAMS_FILTERED6", t_bad_filtered6),
 	VJ_CASE("UDP_SEND4", t_send4),
 	VJ_CASE("UDP_SEND6", t_send6),
 	{ NULL }
