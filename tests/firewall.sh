@@ -504,7 +504,65 @@ t_sanctioned() {
 	echo "$mark0" >/sys/module/vjchan/parameters/sanction_mark
 }
 
-cases="FW_BRIDGE_NOT_TAKEN FW_SANCTIONED FW_SANCTIONED_UNMARKED FW_SANCTION_ENDS FW_NFT_DROP_FILTERED FW_NFT_DROP_BYPASS FW_NFT_DROP6 FW_NFT_COUNTER
+# ct_acct MATCH: "PACKETS BYTES PACKETS BYTES", the ORIGINAL then the REPLY
+# counters of the conntrack entry whose line has MATCH.
+ct_acct() {
+	grep -F "$1" /proc/net/nf_conntrack | head -n 1 |
+		grep -o '\(packets\|bytes\)=[0-9]*' | cut -d= -f2 | xargs
+}
+
+# Conntrack accounting: a sanctioned connection's packet and byte counters
+# include the packets the fast path served, in the direction they travel:
+# ORIGINAL for a connection the peer started, REPLY for one the host
+# started.  Each datagram is 20 + 8 + 100 bytes of IPv4.
+t_sanction_acct() {
+	local n=20 len=128 mark0 acct0 a
+	mark0=$(cat /sys/module/vjchan/parameters/sanction_mark)
+	echo $((0x10000)) >/sys/module/vjchan/parameters/sanction_mark
+	if ! need_rules FW_SANCTION_ACCT \
+		'udp dport { 7114, 7115 } ct mark set ct mark or 0x10000 counter accept comment "sa"'; then
+		skip FW_SANCTION_ACCT_REPLY "as FW_SANCTION_ACCT"
+		echo "$mark0" >/sys/module/vjchan/parameters/sanction_mark
+		return
+	fi
+	if [ ! -e /proc/net/nf_conntrack ]; then
+		skip FW_SANCTION_ACCT "no /proc/net/nf_conntrack (NF_CONNTRACK_PROCFS) to read the counters"
+		skip FW_SANCTION_ACCT_REPLY "as FW_SANCTION_ACCT"
+		echo "$mark0" >/sys/module/vjchan/parameters/sanction_mark
+		return
+	fi
+	acct0=$(sysctl -n net.netfilter.nf_conntrack_acct)
+	sysctl -qw net.netfilter.nf_conntrack_acct=1
+	if deliver FW_SANCTION_ACCT sanctioned 203.0.113.129 7114 $n -p 6003 -s 100; then
+		a=$(ct_acct "src=203.0.113.130 dst=203.0.113.129 sport=6003 dport=7114 ")
+		if [ "$got" != $n ] || [ "$filtered" != 1 ] || [ "$hook" != $((n - 1)) ]; then
+			fail FW_SANCTION_ACCT "got $got of $n: rx_filtered $filtered rx_hook $hook"
+		elif [ "$a" = "$n $((n * len)) 0 0" ]; then
+			ok FW_SANCTION_ACCT
+		else
+			fail FW_SANCTION_ACCT "conntrack counted (original, reply) '$a', want '$n $((n * len)) 0 0'"
+		fi
+	fi
+	# The host starts the connection: the peer's datagrams are replies.
+	python3 -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("203.0.113.129", 7115))
+s.sendto(b"start", ("203.0.113.130", 6004))'
+	if deliver FW_SANCTION_ACCT_REPLY sanctioned 203.0.113.129 7115 $n -p 6004 -s 100; then
+		a=$(ct_acct "src=203.0.113.129 dst=203.0.113.130 sport=7115 dport=6004 ")
+		if [ "$got" != $n ] || [ "$filtered" != 1 ] || [ "$hook" != $((n - 1)) ]; then
+			fail FW_SANCTION_ACCT_REPLY "got $got of $n: rx_filtered $filtered rx_hook $hook"
+		elif [ "$a" = "1 33 $n $((n * len))" ]; then
+			ok FW_SANCTION_ACCT_REPLY
+		else
+			fail FW_SANCTION_ACCT_REPLY "conntrack counted (original, reply) '$a', want '1 33 $n $((n * len))'"
+		fi
+	fi
+	sysctl -qw net.netfilter.nf_conntrack_acct="$acct0"
+	echo "$mark0" >/sys/module/vjchan/parameters/sanction_mark
+}
+
+cases="FW_BRIDGE_NOT_TAKEN FW_SANCTIONED FW_SANCTIONED_UNMARKED FW_SANCTION_ENDS FW_SANCTION_ACCT FW_SANCTION_ACCT_REPLY FW_NFT_DROP_FILTERED FW_NFT_DROP_BYPASS FW_NFT_DROP6 FW_NFT_COUNTER
 FW_NFT_REJECT FW_NFT_CT_ESTABLISHED FW_NFT_LIMIT FW_NFT_LOG FW_IPTABLES_DROP
 FW_FRAGMENTS FW_TRANSIT_NOT_TAKEN FW_TRANSIT_FLAG FW_GRO_TCP_BYPASS
 FW_GRO_TCP_FILTERED"
@@ -525,4 +583,5 @@ t_frags
 t_transit
 t_bridge
 t_sanctioned
+t_sanction_acct
 t_gro
