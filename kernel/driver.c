@@ -81,7 +81,8 @@ static struct vj_chan *rx_one(struct vj_buffer *buf, struct napi_struct *napi,
 	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
 		goto to_default;
 	key.ifindex = dev->ifindex;
-	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev);
+	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev,
+				   vj_frame_ip_len(buf->data, proto));
 	if (!chan)
 		goto to_default;
 	switch (vj_ring_rx_gbuf(chan->ring, buf, ETH_HLEN, proto)) {

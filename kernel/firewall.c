@@ -126,17 +126,22 @@ bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
  * @vn: the namespace's channels
  * @key: the packet's flow key
  * @dev: the device it arrived on
+ * @len: its length from the IP header on, as conntrack counts it
  *
  * Returns the channel that wins the match rule if it may take the packet
  * on a fast path, else NULL: the packet then goes on to the stack untouched
  * (and, if the winner is a filtered channel, reaches it through the
- * firewall).  Caller holds rcu_read_lock().
+ * firewall).  A packet of a sanctioned connection that is returned is
+ * counted in the connection's conntrack entry, which does not see it.
+ * Caller holds rcu_read_lock().
  */
 struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
 				    const struct vj_flow_key *key,
-				    const struct net_device *dev)
+				    const struct net_device *dev,
+				    unsigned int len)
 {
 	struct vj_chan *chan = vj_flow_lookup(vn, key);
+	struct vj_sanction *s = NULL;
 
 	if (!chan)
 		return NULL;
@@ -144,7 +149,8 @@ struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
 	case VJ_BIND_FW_BYPASS:
 		break;
 	case VJ_BIND_FW_SANCTIONED:
-		if (vj_sanction_test(vn, chan, key))
+		s = vj_sanction_find(vn, chan, key);
+		if (s)
 			break;
 		fallthrough;
 	default:
@@ -155,6 +161,8 @@ struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
 		vj_count(VJ_CNT_NOT_LOCAL);
 		return NULL;
 	}
+	if (s)
+		vj_sanction_use(s, len);
 	return chan;
 }
 

@@ -46,8 +46,10 @@ static unsigned int hook_deliver(struct vj_net *vn, struct sk_buff *skb,
 {
 	struct vj_chan *chan;
 
-	/* Netfilter hooks run under rcu_read_lock(). */
-	chan = vj_flow_lookup_fast(vn, key, skb->dev);
+	/* Netfilter hooks run under rcu_read_lock(); skb->data is at the
+	 * network header.
+	 */
+	chan = vj_flow_lookup_fast(vn, key, skb->dev, skb->len);
 	if (!chan || !vj_deliver_skb(chan, skb, key, thoff,
 				     NF_INET_PRE_ROUTING, 0))
 		return NF_ACCEPT;

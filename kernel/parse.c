@@ -218,3 +218,24 @@ int vj_parse_frame(const u8 *frame, unsigned int len, struct vj_flow_key *key,
 		return -EINVAL;
 	}
 }
+
+/**
+ * vj_frame_ip_len - the length of a frame's IP packet
+ * @frame: an Ethernet frame that vj_parse_frame() accepted
+ * @proto: the protocol it returned
+ *
+ * Returns the length from the IP header on, as the header gives it (the
+ * IPv4 total length; the IPv6 payload length plus the fixed header):
+ * without the link header and any padding behind the packet, so what the
+ * stack's skb->len is at the network layer.  vj_parse_frame() checked that
+ * this many bytes are there.
+ */
+unsigned int vj_frame_ip_len(const u8 *frame, __be16 proto)
+{
+	const u8 *p = frame + ETH_HLEN;
+
+	if (proto == htons(ETH_P_IP))
+		return ntohs(((const struct iphdr *)p)->tot_len);
+	return sizeof(struct ipv6hdr) +
+	       ntohs(((const struct ipv6hdr *)p)->payload_len);
+}

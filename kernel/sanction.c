@@ -11,7 +11,9 @@
  * nf_flowtable does for forwarded connections after "flow add": the rules
  * decided once, for the whole connection.  Each packet taken on a fast path
  * pushes the entry's timeout forward by the length it had when sanctioned,
- * so conntrack does not expire a connection it no longer sees.
+ * so conntrack does not expire a connection it no longer sees, and is
+ * added to the entry's packet and byte counters (if conntrack accounting
+ * gave it them), in the direction of the packet that was sanctioned.
  *
  * A sanction ends when its conntrack entry dies or expires (checked on each
  * use, and swept when the table is full), when the channel is unbound, or
@@ -25,6 +27,7 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <net/netfilter/nf_conntrack.h>
+#include <net/netfilter/nf_conntrack_acct.h>
 
 #include "vj_flow.h"
 #include "vj_sanction.h"
@@ -44,6 +47,7 @@ struct vj_sanction {
 	struct vj_chan *chan;
 	struct nf_conn *ct;		/* holds a reference */
 	u32 timeout;			/* jiffies the entry had when noted */
+	u8 dir;				/* IP_CT_DIR_* of the tuple */
 };
 
 static void tuple_of(struct vj_flow_key *t, const struct vj_flow_key *key)
@@ -112,18 +116,23 @@ static void sanction_sweep(struct vj_net *vn)
  * @key: the packet's flow key
  * @skb: the packet, with its (confirmed) conntrack entry
  *
- * Softirq context, under rcu_read_lock().
+ * The packet's direction in the entry (ORIGINAL or REPLY) is that of every
+ * later packet of the same tuple.  Softirq context, under rcu_read_lock().
  */
 void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 		      const struct vj_flow_key *key, struct sk_buff *skb)
 {
-	struct nf_conn *ct = (struct nf_conn *)skb_nfct(skb);
 	unsigned int mark = READ_ONCE(vj_sanction_mark);
 	struct vj_sanction *s, *old;
+	enum ip_conntrack_info ctinfo;
 	struct hlist_head *head;
 	struct vj_flow_key t;
+	struct nf_conn *ct;
 
-	if (!mark || !ct || nf_ct_is_template(ct) || !nf_ct_is_confirmed(ct))
+	if (!mark)
+		return;
+	ct = nf_ct_get(skb, &ctinfo);
+	if (!ct || nf_ct_is_template(ct) || !nf_ct_is_confirmed(ct))
 		return;
 	if ((ct_mark(ct) & mark) != mark)
 		return;
@@ -137,6 +146,7 @@ void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 	s->chan = chan;
 	s->ct = ct;
 	s->timeout = max_t(u32, nf_ct_expires(ct), HZ);
+	s->dir = CTINFO2DIR(ctinfo);
 	head = sanction_bucket(vn, &t);
 
 	spin_lock_bh(&vn->sanction_lock);
@@ -165,37 +175,62 @@ out_free:
 }
 
 /**
- * vj_sanction_test - may a fast path give this packet to @chan?
+ * vj_sanction_find - may a fast path give this packet to @chan?
  * @vn: the namespace's channels
  * @chan: the sanctioned channel that won the match rule
  * @key: the packet's flow key
  *
- * True if the packet's connection was sanctioned for @chan and its
- * conntrack entry lives; its timeout is then pushed forward.  Caller holds
- * rcu_read_lock().
+ * Returns the sanction if the packet's connection was sanctioned for @chan
+ * and its conntrack entry lives, else NULL.  Caller holds rcu_read_lock(),
+ * which keeps the sanction until vj_sanction_use().
  */
-bool vj_sanction_test(struct vj_net *vn, struct vj_chan *chan,
-		      const struct vj_flow_key *key)
+struct vj_sanction *vj_sanction_find(struct vj_net *vn, struct vj_chan *chan,
+				     const struct vj_flow_key *key)
 {
 	struct vj_sanction *s;
 	struct vj_flow_key t;
-	u32 now;
 
 	if (!READ_ONCE(vn->nsanctions))
-		return false;
+		return NULL;
 	tuple_of(&t, key);
 	hlist_for_each_entry_rcu(s, sanction_bucket(vn, &t), node) {
 		if (memcmp(&s->key, &t, sizeof(t)))
 			continue;
 		if (s->chan != chan || sanction_stale(s))
-			return false;
-		now = nfct_time_stamp;
-		/* Only when half of it is gone: keep the line mostly clean. */
-		if ((s32)(READ_ONCE(s->ct->timeout) - now) < s->timeout / 2)
-			WRITE_ONCE(s->ct->timeout, now + s->timeout);
-		return true;
+			return NULL;
+		return s;
 	}
-	return false;
+	return NULL;
+}
+
+/**
+ * vj_sanction_use - a fast path takes a packet of a sanctioned connection
+ * @s: the sanction vj_sanction_find() returned
+ * @len: the packet's length from the IP header on
+ *
+ * Does for the conntrack entry what conntrack would have done had it seen
+ * the packet: pushes its timeout forward, and adds the packet and @len
+ * bytes to its counters if it has the accounting extension (that is, if
+ * nf_conntrack_acct was on when it was created), as nf_ct_acct_add()
+ * does.  Only inline helpers of the conntrack headers are used, so vjchan
+ * keeps no symbol dependency on nf_conntrack.  Caller holds
+ * rcu_read_lock().
+ */
+void vj_sanction_use(struct vj_sanction *s, unsigned int len)
+{
+	struct nf_conn *ct = s->ct;
+	struct nf_conn_acct *acct;
+	u32 now = nfct_time_stamp;
+
+	/* Only when half of it is gone: keep the line mostly clean. */
+	if ((s32)(READ_ONCE(ct->timeout) - now) < s->timeout / 2)
+		WRITE_ONCE(ct->timeout, now + s->timeout);
+	/* A confirmed entry's extensions are fixed: ct->ext stays put. */
+	acct = nf_conn_acct_find(ct);
+	if (acct) {
+		atomic64_inc(&acct->counter[s->dir].packets);
+		atomic64_add(len, &acct->counter[s->dir].bytes);
+	}
 }
 
 /* @chan is being unbound (its packets can no longer find it). */

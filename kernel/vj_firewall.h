@@ -38,7 +38,8 @@ bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
 		  const struct net_device *dev);
 struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
 				    const struct vj_flow_key *key,
-				    const struct net_device *dev);
+				    const struct net_device *dev,
+				    unsigned int len);
 unsigned int vj_fw_local_in(void *priv, struct sk_buff *skb,
 			    const struct nf_hook_state *state);
 

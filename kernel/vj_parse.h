@@ -17,5 +17,6 @@ int vj_parse_skb(const struct sk_buff *skb, u8 pf, int ifindex,
 		 struct vj_flow_key *key, int *thoff);
 int vj_parse_frame(const u8 *frame, unsigned int len, struct vj_flow_key *key,
 		   __be16 *proto);
+unsigned int vj_frame_ip_len(const u8 *frame, __be16 proto);
 
 #endif /* _VJ_PARSE_H */

@@ -81,7 +81,8 @@ static int xdp_deliver(struct xdp_buff *xdp)
 	key.ifindex = dev->ifindex;
 
 	rcu_read_lock();
-	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev);
+	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev,
+				   vj_frame_ip_len(xdp->data, proto));
 	if (!chan)
 		goto out_unlock;
 	switch (vj_ring_rx_xdp(chan->ring, xdp, dev->ifindex, proto)) {
