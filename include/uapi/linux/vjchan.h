@@ -148,8 +148,9 @@ struct sockaddr_vj {
  *	ruleset marks: once the filtered path has delivered a packet whose
  *	conntrack mark has all the bits of the module parameter sanction_mark
  *	(0, the default, sanctions nothing), the fast paths deliver that
- *	connection's later packets, and keep its conntrack entry alive, until
- *	the entry dies or the channel is unbound.  See vjchan(7).  Binding
+ *	connection's later packets, keep its conntrack entry alive and add
+ *	them to its packet and byte counters (with nf_conntrack_acct on),
+ *	until the entry dies or the channel is unbound.  See vjchan(7).  Binding
  *	fails with EOPNOTSUPP on a kernel without conntrack marks
  *	(CONFIG_NF_CONNTRACK_MARK).
  * VJ_BIND_FW_BYPASS: claimed at the earliest point with no firewall at all.
