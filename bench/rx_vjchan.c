@@ -15,6 +15,97 @@
 
 /* ---- vjchan-*: a vjchan channel through libvjchan ------------------------ */
 
+#define SANCTION_MARK_PARAM	"/sys/module/vjchan/parameters/sanction_mark"
+#define SANCTION_MARK		0x10000
+
+static int read_param(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	return ok ? 0 : -EIO;
+}
+
+static int write_param(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int e = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(val, f) < 0)
+		e = -EIO;
+	if (fclose(f))
+		e = -errno;
+	return e;
+}
+
+/*
+ * vjchan-sanctioned: the administrator's ruleset marks the bench flow's
+ * conntrack entry at input, vjchan's sanction_mark names that mark, so the
+ * flow's first packet is delivered by the filtered path and the rest by the
+ * pre-routing hook.  The table exists only for this cell: a ct expression
+ * loads conntrack into the namespace, which the other rows must not pay.
+ */
+static int sanction_setup(struct rx *rx, struct vj_rx *v)
+{
+	char mark[32], cmd[512];
+	int e;
+
+	e = read_param(SANCTION_MARK_PARAM, v->mark0, sizeof(v->mark0));
+	if (e) {
+		set_why(rx, "%s: %s", SANCTION_MARK_PARAM, strerror(-e));
+		return e;
+	}
+	snprintf(mark, sizeof(mark), "%u\n", SANCTION_MARK);
+	e = write_param(SANCTION_MARK_PARAM, mark);
+	if (e) {
+		set_why(rx, "writing %s: %s", SANCTION_MARK_PARAM, strerror(-e));
+		return e;
+	}
+	v->ruleset = 1;
+	snprintf(cmd, sizeof(cmd),
+		 "nft delete table inet vjbench 2>/dev/null; nft -f - <<'NFT'\n"
+		 "table inet vjbench {\n"
+		 "  chain input {\n"
+		 "    type filter hook input priority 0; policy accept;\n"
+		 "    udp dport %d ct mark set ct mark or %#x\n"
+		 "  }\n"
+		 "}\n"
+		 "NFT\n", BENCH_DPORT, SANCTION_MARK);
+	if (system(cmd)) {
+		set_why(rx, "nft could not load the sanctioning rule");
+		return -EIO;
+	}
+	return 0;
+}
+
+static void sanction_teardown(struct vj_rx *v)
+{
+	if (!v->ruleset)
+		return;
+	if (system("nft delete table inet vjbench 2>/dev/null"))
+		fprintf(stderr, "vjrx: nft delete table inet vjbench failed\n");
+	write_param(SANCTION_MARK_PARAM, v->mark0);
+	v->ruleset = 0;
+}
+
+static __u32 bind_mode(const struct rx *rx)
+{
+	switch (rx->mode->arg) {
+	case VJ_PATH_FILTERED:
+		return VJ_BIND_FW_FILTERED;
+	case VJ_PATH_SANCTIONED:
+		return VJ_BIND_FW_SANCTIONED;
+	default:
+		return VJ_BIND_FW_BYPASS;
+	}
+}
+
 int vjc_open(struct rx *rx)
 {
 	struct vj_chan_opts o = { .entries = QUEUE_PKTS, .buf_size = 2048 };
@@ -40,10 +131,13 @@ int vjc_open(struct rx *rx)
 		return e;
 	}
 	v->open = 1;
+	if (rx->mode->arg == VJ_PATH_SANCTIONED) {
+		e = sanction_setup(rx, v);
+		if (e)
+			return e;
+	}
 	/* The fast paths serve bypass channels; the filtered path the rest. */
-	e = vj_chan_bind_flags(&v->ch, &flow,
-			       rx->mode->arg == VJ_PATH_FILTERED ?
-			       VJ_BIND_FW_FILTERED : VJ_BIND_FW_BYPASS);
+	e = vj_chan_bind_flags(&v->ch, &flow, bind_mode(rx));
 	if (!e)
 		e = vj_chan_map(&v->ch);
 	if (e) {
@@ -97,14 +191,31 @@ void vjc_drops(struct rx *rx)
 	if (!v->open || vj_chan_stats(&v->ch, &st))
 		return;
 	snprintf(rx->drops, sizeof(rx->drops),
-		 "rx_ring_full=%llu rx_driver=%llu rx_invalid_cons=%llu",
+		 "rx_ring_full=%llu rx_driver=%llu rx_filtered=%llu rx_invalid_cons=%llu",
 		 (unsigned long long)st.rx_ring_full,
 		 (unsigned long long)st.rx_driver,
+		 (unsigned long long)st.rx_filtered,
 		 (unsigned long long)st.rx_invalid_cons);
 	/* The mode names the path: make sure the packets took it. */
-	path = rx->mode->arg == VJ_PATH_HOOK ? st.rx_hook :
-	       rx->mode->arg == VJ_PATH_DRIVER ? st.rx_driver :
-	       rx->mode->arg == VJ_PATH_FILTERED ? st.rx_filtered : st.rx_xdp;
+	switch (rx->mode->arg) {
+	case VJ_PATH_HOOK:
+		path = st.rx_hook;
+		break;
+	case VJ_PATH_DRIVER:
+		path = st.rx_driver;
+		break;
+	case VJ_PATH_FILTERED:
+		path = st.rx_filtered;
+		break;
+	case VJ_PATH_SANCTIONED:
+		/* The filtered path only until the sanction is noted. */
+		path = st.rx_hook + st.rx_filtered;
+		if (st.rx_packets && !st.rx_hook)
+			set_why(rx, "no packet took the hook: the flow was not sanctioned");
+		break;
+	default:
+		path = st.rx_xdp;
+	}
 	if (path != st.rx_packets)
 		set_why(rx, "%llu of %llu packets did not come through the %s path",
 			(unsigned long long)(st.rx_packets - path),
@@ -119,6 +230,7 @@ void vjc_close(struct rx *rx)
 		return;
 	if (v->open)
 		vj_chan_close(&v->ch);
+	sanction_teardown(v);
 	free(v);
 }
 
@@ -137,4 +249,11 @@ const struct rx_mode rx_vjchan_driver = {
 const struct rx_mode rx_vjchan_filtered = {
 	"vjchan-filtered", "vj_desc.tstamp: CLOCK_MONOTONIC at LOCAL_IN",
 	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_FILTERED
+};
+
+/* The same channel, sanctioned: the ruleset lets the flow skip later hooks. */
+const struct rx_mode rx_vjchan_sanctioned = {
+	"vjchan-sanctioned",
+	"vj_desc.tstamp: CLOCK_MONOTONIC in the hook (the first packet at LOCAL_IN)",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_SANCTIONED
 };

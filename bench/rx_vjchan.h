@@ -10,11 +10,16 @@
 #include "rx.h"
 
 /* Which path the packets must have taken (rx_mode.arg), checked in drops. */
-enum { VJ_PATH_HOOK, VJ_PATH_DRIVER, VJ_PATH_FILTERED, VJ_PATH_XDP };
+enum {
+	VJ_PATH_HOOK, VJ_PATH_DRIVER, VJ_PATH_FILTERED, VJ_PATH_XDP,
+	VJ_PATH_SANCTIONED,	/* first packet filtered, the rest the hook */
+};
 
 struct vj_rx {
 	struct vj_chan	ch;
 	int		open;
+	int		ruleset;	/* the sanctioning nft table is loaded */
+	char		mark0[32];	/* sanction_mark before the cell */
 };
 
 int vjc_open(struct rx *rx);
