@@ -88,6 +88,11 @@ step "the channel's counters, and the module's"
 grep -E '^(rx_packets|rx_ring_full|rx_driver) ' "$tmp/recv.out" | sed 's/^/  /'
 vjchan-stat -p | grep -E 'hook_claimed|hook_dropped|channels_live' | sed 's/^/  /'
 
-rmmod vjchan
+# A closed channel's socket may take an RCU grace period to let go.
+for _ in $(seq 30); do
+	rmmod vjchan 2>/dev/null && break
+	sleep 0.2
+done
+[ ! -d /sys/module/vjchan ] || { echo "vjchan does not unload"; exit 1; }
 rm -rf "$tmp"
 [ "$rc" = 0 ]

@@ -57,8 +57,9 @@ def main():
         print("  %-30s %9s %7s %12s %18s" % (
             name, fmt(num(r["pps"])), fmt(num(r["loss_pct"]), 1),
             fmt(num(r["cpu_us_per_pkt"]), 1), lat))
-    print("  (QEMU under TCG: compare the rows, not the absolute figures;"
-          " docs/BENCHMARKS.md)")
+    print("  (one 1-second cell each, in a QEMU guest under TCG: noisy, and"
+          " not hardware figures;\n   make bench measures medians of"
+          " repeated runs, docs/BENCHMARKS.md)")
     if len(sys.argv) == 3:
         try:
             import matplotlib

@@ -15,6 +15,10 @@
 #   DKMS_PKGCONFIG_APP   the program built with pkg-config against the
 #                        installed libvjchan receives a flow
 #   DKMS_UNLOAD          modprobe -r vjchan
+#   DKMS_DPKG            dpkg -i of the package on the guest's (throw-away)
+#                        root: its postinst adds the source to DKMS and,
+#                        with no kernel headers here, skips the build;
+#                        dpkg -r: its prerm removes it from DKMS again
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -122,5 +126,34 @@ if [ -d /sys/module/vjchan ]; then
 else
 	ok DKMS_UNLOAD
 fi
+# The root is the host's under a tmpfs overlay: what dpkg writes here is
+# discarded with the guest.
+deb=$(ls out/dkms/deb/vjchan-dkms_*_all.deb 2>/dev/null | head -n 1)
+version=$(dpkg-deb -f "$deb" Version 2>/dev/null)
+why=
+if [ -z "$deb" ]; then
+	why="no package in out/dkms/deb"
+elif ! dpkg -i "$deb" >"$tmp/dpkg.out" 2>&1; then
+	why="dpkg -i: $(tail -n 5 "$tmp/dpkg.out" | tr '\n' ' ')"
+else
+	st=$(dkms status -m vjchan 2>&1)
+	[ "$st" = "vjchan/$version: added" ] || why+="after dpkg -i, dkms status '$st'; "
+	grep -q "skipped since the" "$tmp/dpkg.out" ||
+		why+="postinst did not report the skipped build: $(tr '\n' ' ' <"$tmp/dpkg.out"); "
+	[ -f "/usr/src/vjchan-$version/dkms.conf" ] || why+="no /usr/src/vjchan-$version; "
+	if ! dpkg -r vjchan-dkms >"$tmp/dpkg.out" 2>&1; then
+		why+="dpkg -r: $(tail -n 5 "$tmp/dpkg.out" | tr '\n' ' '); "
+	else
+		st=$(dkms status -m vjchan 2>&1)
+		[ -z "$st" ] || why+="after dpkg -r, dkms status '$st'; "
+		[ -e "/usr/src/vjchan-$version" ] && why+="/usr/src/vjchan-$version left; "
+	fi
+fi
+if [ -n "$why" ]; then
+	fail DKMS_DPKG "$why"
+else
+	ok DKMS_DPKG
+fi
+
 rm -rf "$tmp"
 exit "$failed"

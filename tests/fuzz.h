@@ -216,8 +216,8 @@ void expect_mmap(struct expect *x, const struct vj_mmap_offsets *o,
 void expect_epoll_ctl(struct expect *x, int op, bool registered);
 enum simple_call {
 	X_ANY, X_SOCKET, X_DUP, X_FORK, X_POLL, X_CLOSE_BAD, X_REFUSED,
-	X_SOCKETPAIR, X_SOL_SET, X_PEERCRED, X_MREMAP_GROW, X_MREMAP_SHRINK,
-	X_MREMAP_MOVE, X_INJECT, X_INJECT_BOGUS,
+	X_SOCKETPAIR, X_SOL_SET, X_SOL_BADLEN, X_SOL_UNKNOWN, X_MREMAP_GROW,
+	X_MREMAP_SHRINK, X_MREMAP_MOVE, X_MMAP_ANON, X_INJECT, X_INJECT_BOGUS,
 };
 void expect_simple(struct expect *x, enum simple_call call);
 
@@ -235,7 +235,7 @@ struct epoll_event;
 void check_epoll_events(const struct epoll_event *ev, int n);
 void check_getsockopt(struct msock *s, int optname, const uint8_t *buf,
 		      size_t at, size_t size, size_t want, socklen_t got);
-void check_sol_value(int name, int v);
+void check_sol_value(int name, const uint8_t *val, socklen_t len);
 void check_getsockname(const struct msock *s, const uint8_t *buf, int len,
 		       socklen_t got);
 void check_proc(void);

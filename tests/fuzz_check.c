@@ -333,15 +333,32 @@ void check_getsockopt(struct msock *s, int optname, const uint8_t *buf,
 	}
 }
 
-/* A SOL_SOCKET option read back: what a vjchan socket is. */
-void check_sol_value(int name, int v)
+/*
+ * A SOL_SOCKET option read back: what a vjchan socket is; SO_PEERCRED of a
+ * socket never connected: no pid, uid and gid -1.
+ */
+void check_sol_value(int name, const uint8_t *val, socklen_t len)
 {
-	if ((name == SO_TYPE && v != SOCK_DGRAM) ||
+	struct ucred uc;
+	int v;
+
+	if (name == SO_PEERCRED) {
+		memcpy(&uc, val, sizeof(uc));
+		if (len != sizeof(uc) || uc.pid || uc.uid != (uid_t)-1 ||
+		    uc.gid != (gid_t)-1)
+			failf("%s: length %u, pid %d uid %d gid %d", opdesc,
+			      len, uc.pid, (int)uc.uid, (int)uc.gid);
+		return;
+	}
+	memcpy(&v, val, sizeof(v));
+	if (len != sizeof(v) ||
+	    (name == SO_TYPE && v != SOCK_DGRAM) ||
 	    (name == SO_DOMAIN && v != AF_VJCHAN) ||
 	    (name == SO_PROTOCOL && v != 0) ||
 	    (name == SO_ACCEPTCONN && v != 0) ||
-	    (name == SO_ERROR && v != 0))
-		failf("%s: value %d", opdesc, v);
+	    (name == SO_ERROR && v != 0) ||
+	    (name == SO_RCVBUF && v <= 0))
+		failf("%s: length %u, value %d", opdesc, len, v);
 }
 
 /* What getsockname() wrote: the bound flow, and nothing past it. */

@@ -67,9 +67,59 @@ static void raw_l4(uint8_t *l4, uint16_t sport, uint16_t dport,
 }
 
 /*
+ * A UDP length that disagrees with the datagram: below the header, cut
+ * short, or beyond the packet.  Channels classify by ports alone.
+ */
+static void raw_bad_udp_len(uint8_t *l4, uint32_t l4len)
+{
+	static const uint16_t fixed[] = { 0, 1, 7, 0xffff };
+	uint32_t ulen;
+
+	switch (below(&R, 3)) {
+	case 0:
+		ulen = PICK(&R, fixed);
+		break;
+	case 1:
+		ulen = 8 + below(&R, l4len - 8 + 1);	/* shorter */
+		break;
+	default:
+		ulen = l4len + 1 + below(&R, 300);	/* longer */
+		break;
+	}
+	l4[4] = ulen >> 8;
+	l4[5] = ulen & 0xff;
+}
+
+/*
+ * An IPv6 extension header at h whose next header is nh; its length is
+ * 8 bytes (AH: 12) unless it is to run past the packet.
+ */
+static uint32_t raw_ext6(uint8_t *h, uint8_t type, uint8_t nh, bool overrun)
+{
+	h[0] = nh;
+	switch (type) {
+	case 51:			/* authentication: (len + 2) * 4 */
+		h[1] = overrun ? 200 : 1;
+		return 12;
+	case 43:			/* routing, segments left 0 */
+		h[1] = overrun ? 200 : 0;
+		h[2] = 253;		/* experimental type */
+		return 8;
+	default:			/* options (0, 60): PadN */
+		h[1] = overrun ? 200 : 0;
+		h[2] = 1;
+		h[3] = 4;
+		return 8;
+	}
+}
+
+/*
  * Raw IPv4 and IPv6 packets over lo that the receive hook must parse with
- * care: IP options, fragments, truncated transport headers, extension
- * headers, odd protocols.  Their results are the IP stack's business.
+ * care: IP options, fragments, truncated transport headers, UDP lengths
+ * that disagree with the datagram, chains of extension headers (options,
+ * routing, authentication, fragment), extension headers that run past the
+ * packet, an IPv6 payload length shorter than the data, odd protocols.
+ * Their results are the IP stack's business.
  */
 void op_raw(void)
 {
@@ -106,45 +156,66 @@ void op_raw(void)
 		for (i = 20; i < ihl * 4; i++)
 			ip[i] = chance(&R, 80) ? 1 : (uint8_t)rnd64(&R); /* NOP */
 		raw_l4(l4, sport, dport, l4len);
-		op_begin(O_RAW, "raw4(ihl %u frag %#x proto %u l4 %u)", ihl,
-			 frag, proto, l4len);
+		if (proto == IPPROTO_UDP && l4len >= 8 && chance(&R, 15))
+			raw_bad_udp_len(l4, l4len);
+		op_begin(O_RAW, "raw4(ihl %u frag %#x proto %u l4 %u ulen %u)",
+			 ihl, frag, proto, l4len, l4len >= 8 ? l4[4] << 8 | l4[5] : 0);
 		r = sendto(raw4, pkt, ihl * 4 + l4len, MSG_DONTWAIT,
 			   (struct sockaddr *)&a, sizeof(a));
 	} else {
 		struct sockaddr_in6 a = { .sin6_family = AF_INET6,
 					  .sin6_addr = in6addr_loopback };
 		uint8_t *ip = pkt, *h = pkt + 40, *l4;
-		uint32_t ext = below(&R, 4), plen;
+		uint32_t ext = below(&R, 8), plen, cut = 0;
 		uint16_t fo = 0;
 
 		ip[0] = 0x60;
 		ip[7] = 64;
 		memcpy(ip + 8, &a.sin6_addr, 16);
 		memcpy(ip + 24, &a.sin6_addr, 16);
-		if (ext == 1) {			/* destination options, PadN */
+		l4 = h;
+		switch (ext) {
+		case 1:				/* destination options */
 			ip[6] = 60;
-			h[0] = proto;
-			h[2] = 1;
-			h[3] = 4;
-			l4 = h + 8;
-		} else if (ext == 2) {		/* fragment header */
+			l4 += raw_ext6(h, 60, proto, false);
+			break;
+		case 2:				/* fragment header */
 			fo = PICK(&R, ((const uint16_t[]){ 0, 1, 8, 9, 0x100 }));
 			ip[6] = 44;
 			h[0] = proto;
 			h[2] = fo >> 8;
 			h[3] = fo & 0xff;
 			h[7] = 1;
-			l4 = h + 8;
-		} else {
+			l4 += 8;
+			break;
+		case 4:				/* hop-by-hop, routing, dest */
+			ip[6] = 0;
+			l4 += raw_ext6(l4, 0, 43, false);
+			l4 += raw_ext6(l4, 43, 60, false);
+			l4 += raw_ext6(l4, 60, proto, false);
+			break;
+		case 5:				/* authentication */
+			ip[6] = 51;
+			l4 += raw_ext6(h, 51, proto, false);
+			break;
+		case 6:				/* runs past the packet */
+			ip[6] = PICK(&R, ((const uint8_t[]){ 0, 43, 51, 60 }));
+			l4 += raw_ext6(h, ip[6], proto, true);
+			break;
+		default:			/* none; 7: data past plen */
 			ip[6] = proto;
-			l4 = h;
+			break;
 		}
 		raw_l4(l4, sport, dport, l4len);
+		if (proto == IPPROTO_UDP && l4len >= 8 && chance(&R, 15))
+			raw_bad_udp_len(l4, l4len);
 		plen = (l4 - h) + l4len;
-		ip[4] = plen >> 8;
-		ip[5] = plen & 0xff;
-		op_begin(O_RAW, "raw6(ext %u frag %#x proto %u l4 %u)", ext, fo,
-			 proto, l4len);
+		if (ext == 7 && plen)
+			cut = 1 + below(&R, plen < 16 ? plen : 16);
+		ip[4] = (plen - cut) >> 8;
+		ip[5] = (plen - cut) & 0xff;
+		op_begin(O_RAW, "raw6(ext %u frag %#x proto %u l4 %u cut %u)", ext,
+			 fo, proto, l4len, cut);
 		r = sendto(raw6, pkt, 40 + plen, MSG_DONTWAIT,
 			   (struct sockaddr *)&a, sizeof(a));
 	}

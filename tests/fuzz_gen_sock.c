@@ -281,20 +281,22 @@ void op_solsocket(void)
 		name = PICK(&R, gets);
 		op_begin(O_SOLSOCKET, "getsockopt(fd %d, SOL_SOCKET, %d)",
 			 f->fd, name);
-		expect_simple(&x, name == SO_PEERCRED ? X_PEERCRED : X_ANY);
+		expect_simple(&x, X_ANY);
 		if (name == SO_PEERCRED)
 			l = sizeof(buf);
 		r = getsockopt(f->fd, SOL_SOCKET, name,
 			       name == SO_PEERCRED ? (void *)buf : (void *)&v, &l);
 		if (check(r, errno, &x) && !r)
-			check_sol_value(name, v);
+			check_sol_value(name, name == SO_PEERCRED ? buf :
+					(uint8_t *)&v, l);
 		return;
 	}
 	name = PICK(&R, sets);
 	v = (int)below(&R, 1 << 20);
 	op_begin(O_SOLSOCKET, "setsockopt(fd %d, SOL_SOCKET, %d, %d)", f->fd,
 		 name, v);
-	expect_simple(&x, X_SOL_SET);
+	expect_simple(&x, name == SO_ATTACH_FILTER ? X_SOL_BADLEN :
+			  name == 9999 ? X_SOL_UNKNOWN : X_SOL_SET);
 	r = setsockopt(f->fd, SOL_SOCKET, name, name == SO_BINDTODEVICE ?
 		       (void *)"lo" : (void *)&v, name == SO_BINDTODEVICE ? 3 :
 		       sizeof(v));

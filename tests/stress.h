@@ -74,6 +74,7 @@ struct port {
 	/* Sums over the closed incarnations. */
 	uint64_t incs, incs_left, rx, full, drv, left, consumed_all;
 	uint64_t incs_abrupt, pending;
+	uint64_t incs_late, fd_swaps;	/* the variants of stress_chan.c */
 };
 
 struct group {
@@ -89,6 +90,7 @@ struct inc_result {
 	struct vj_statistics st;
 	bool counted;		/* every datagram sent to it was counted */
 	bool abrupt;		/* closed without a last poll() */
+	bool late_unmap;	/* the descriptor closed before the mapping */
 	uint32_t prod;
 	uint64_t left, left_drv;	/* published, not consumed */
 	uint64_t pend, pend_drv;	/* counted, not published */
@@ -99,6 +101,7 @@ struct totals {
 	uint64_t lo, inj, unb_lo, unb_inj, inc_lo, inc_inj, rx, full, drv;
 	uint64_t left, consumed, incs, incs_left, abrupt, pending;
 	uint64_t stk_lo, stk_inj, uncl_inj, uncl_stk;
+	uint64_t late, swaps;
 };
 
 /* stress_main.c */
@@ -114,6 +117,8 @@ extern atomic_ullong tx_ok[NSENDERS], tx_err[NSENDERS], inj_writes,
 extern atomic_int sender_cpu[NSENDERS];
 extern atomic_int quiesce_timed_out;
 struct port *port_at(int i);	/* ports, then uports */
+
+void port_flow(const struct port *p, struct vj_flow *flow);
 
 /* stress_traffic.c */
 void *sender(void *arg);
@@ -144,6 +149,7 @@ int check_pkt(struct port *p, uint32_t idx, bool track);
 void check_incarnation(struct port *p, const struct inc_result *r);
 void check_unsettled(struct port *p, const struct inc_result *r,
 		     uint64_t waited_ms);
+void check_still_bound(struct port *p);
 void check_ports(void);
 void check_pool(const long long *before, const long long *after,
 		const struct totals *t, long long injected);

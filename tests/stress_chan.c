@@ -7,11 +7,14 @@
  * their copy hold pool buffers until the pool runs dry), and close and
  * rebind channels under load, sometimes with packets still in the ring,
  * sometimes without a last poll() (the frames not yet copied go back to
- * the pool with the ring), and sometimes leaving the port unbound for a
- * while.
+ * the pool with the ring), sometimes closing the descriptor before the
+ * mapping (a second bind must fail meanwhile), and sometimes leaving the
+ * port unbound for a while; now and then a consumer swaps a channel's
+ * descriptor for a dup() of it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -54,11 +57,7 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 {
 	static const uint32_t ents[] = { 8, 16, 32, 64, 256, 1024 };
 	uint32_t entries = PICK(r, ents), buf_size = 2048;
-	struct vj_flow flow = {
-		.family = AF_INET,
-		.proto = IPPROTO_UDP,
-		.dport = htons(p->num),
-	};
+	struct vj_flow flow;
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = p };
 	struct vj_chan *c = &p->ch;
 	const char *why;
@@ -67,6 +66,7 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 	/* 4 KiB buffers for the smaller rings: the guest has 1 GiB. */
 	if (entries <= 256 && chance(r, 20))
 		buf_size = 4096;
+	port_flow(p, &flow);
 	pthread_mutex_lock(&p->gate);
 	quiesce_stack(p);
 	fd = socket(AF_VJCHAN, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -102,12 +102,14 @@ out:
  * abrupt: no poll() at all, so driver frames still waiting for their copy
  * stay queued (the destructor must return their pool buffers); then only
  * the published part of the ring can be read, and the rest is bounded.
+ * late_unmap: close the descriptor first; the mapping keeps the channel
+ * bound (a second bind must fail) until it goes too.
  */
 static void close_channel(struct port *p, int ep, bool drain_first,
-			  bool abrupt)
+			  bool abrupt, bool late_unmap)
 {
 	struct vj_chan *c = &p->ch;
-	struct inc_result r = { .abrupt = abrupt };
+	struct inc_result r = { .abrupt = abrupt, .late_unmap = late_unmap };
 	uint64_t sent, start, end;
 	uint32_t i;
 
@@ -157,12 +159,41 @@ static void close_channel(struct port *p, int ep, bool drain_first,
 	}
 	model_closed(p, &r, p->consumed);
 	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
-	/* The mapping holds the file: unmap first, so close() unbinds. */
-	munmap(c->map, c->off.size);
-	close(c->fd);
+	if (late_unmap) {
+		close(c->fd);
+		check_still_bound(p);
+		/* The last reference: the channel goes, its flow is free. */
+		munmap(c->map, c->off.size);
+	} else {
+		/* The mapping holds the file: unmap first, so close() unbinds. */
+		munmap(c->map, c->off.size);
+		close(c->fd);
+	}
 	c->fd = -1;
 	p->stalled = false;
 	pthread_mutex_unlock(&p->gate);
+}
+
+/*
+ * Swap p's descriptor for a dup() of it and close the old one: the socket
+ * lives on, bound and counting, which the accounting at its close checks.
+ */
+static void swap_fd(struct port *p, int ep)
+{
+	struct epoll_event e = { .events = EPOLLIN, .data.ptr = p };
+	int fd = fcntl(p->ch.fd, F_DUPFD_CLOEXEC, 0);
+
+	if (fd < 0) {
+		record_fail("port %u: F_DUPFD: %s", p->num, errname(errno));
+		return;
+	}
+	if (!p->stalled)
+		epoll_ctl(ep, EPOLL_CTL_DEL, p->ch.fd, NULL);
+	close(p->ch.fd);
+	p->ch.fd = fd;
+	if (!p->stalled)
+		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &e);
+	p->fd_swaps++;
 }
 
 void *consumer(void *arg)
@@ -219,11 +250,18 @@ void *consumer(void *arg)
 				epoll_ctl(ep, EPOLL_CTL_ADD, p->ch.fd, &e);
 			}
 		}
+		if (chance(&r, 2)) {
+			struct port *p = &ports[g->id + NGROUPS * below(&r, mine)];
+
+			if (p->bound)
+				swap_fd(p, ep);
+		}
 		if (chance(&r, 8)) {
 			struct port *p = &ports[g->id + NGROUPS * below(&r, mine)];
 
 			if (p->bound) {
-				close_channel(p, ep, chance(&r, 50), chance(&r, 25));
+				close_channel(p, ep, chance(&r, 50),
+					      chance(&r, 25), chance(&r, 25));
 				if (chance(&r, 50))
 					open_channel(p, ep, &r);
 				else
@@ -240,7 +278,7 @@ void *consumer(void *arg)
 	for (i = g->id; i < nch; i += NGROUPS)
 		if (ports[i].bound)
 			close_channel(&ports[i], ep, chance(&r, 50),
-				      chance(&r, 25));
+				      chance(&r, 25), chance(&r, 25));
 	close(ep);
 	atomic_store(&g->running, 0);
 	return NULL;

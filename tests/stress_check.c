@@ -15,10 +15,12 @@
  * pool counters against the model, and the pool whole at the end.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/pattern.h"
 #include "lib/pkt.h"
@@ -207,6 +209,35 @@ void check_unsettled(struct port *p, const struct inc_result *r,
 		    (unsigned long long)p->cur_inj, (int)waited_ms);
 	p->broken = true;
 	atomic_store(&quiesce_timed_out, 1);
+}
+
+/*
+ * p's channel has lost its descriptor but is still mapped: it is still
+ * bound, so a second channel cannot take its flow (vjchan(7): the flow is
+ * released with the last reference to the socket).
+ */
+void check_still_bound(struct port *p)
+{
+	struct vj_flow flow;
+	int fd, r, e;
+
+	port_flow(p, &flow);
+	fd = socket(AF_VJCHAN, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		record_fail("port %u: socket: %s", p->num, errname(errno));
+		return;
+	}
+	r = vj_set_ring(fd, 8, 2048);
+	if (!r)
+		r = vj_bind(fd, &flow);
+	e = errno;
+	if (!r)
+		record_fail("port %u: a second channel took the flow of one still mapped",
+			    p->num);
+	else if (e != EADDRINUSE)
+		record_fail("port %u: a second bind while the first channel is still mapped: %s, want EADDRINUSE",
+			    p->num, errname(e));
+	close(fd);
 }
 
 /* Per port: everything sent is somewhere. */

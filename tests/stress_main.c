@@ -22,6 +22,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,16 @@ atomic_ullong tx_ok[NSENDERS], tx_err[NSENDERS], inj_writes, inj_enobufs,
 atomic_int sender_cpu[NSENDERS];
 atomic_int quiesce_timed_out;
 static const char *volatile phase = "setup";
+
+/* The flow of p's channels: {udp4, dport P}. */
+void port_flow(const struct port *p, struct vj_flow *flow)
+{
+	*flow = (struct vj_flow){
+		.family = AF_INET,
+		.proto = IPPROTO_UDP,
+		.dport = htons(p->num),
+	};
+}
 
 struct port *port_at(int i)
 {
@@ -152,6 +163,8 @@ static void print_totals(const struct totals *t, double secs,
 	       D(P_DRX), D(P_DCLAIMED), D(P_DDROPPED), D(P_DBAD), D(P_DEFRX),
 	       D(P_DEFSTACK), D(P_DEFNOMEM), D(P_HCLAIMED), D(P_HDROPPED),
 	       D(P_EMPTY));
+	printf("stress: variants: %llu closes with the mapping outliving the descriptor (a second bind refused meanwhile), %llu descriptors swapped for a dup()\n",
+	       U(t->late), U(t->swaps));
 #undef D
 #undef U
 }

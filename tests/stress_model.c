@@ -90,6 +90,7 @@ void model_closed(struct port *p, const struct inc_result *r,
 		  uint64_t consumed)
 {
 	p->incs_abrupt += r->abrupt;
+	p->incs_late += r->late_unmap;
 	p->pending += r->pend;
 	p->incs++;
 	p->incs_left += r->left + r->pend > 0;
@@ -126,6 +127,8 @@ void model_totals(struct totals *t)
 		t->incs_left += p->incs_left;
 		t->abrupt += p->incs_abrupt;
 		t->pending += p->pending;
+		t->late += p->incs_late;
+		t->swaps += p->fd_swaps;
 		t->stk_lo += atomic_load(&p->stk_lo);
 		t->stk_inj += atomic_load(&p->stk_inj);
 	}
