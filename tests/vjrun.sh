@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vjchan-run in the QEMU guest, run by run-guest.sh: programs we did not
+# write, from Debian's archive, run with their UDP sockets made channels,
+# their peers in netns "peer" across the QEMU hub, and pass their own
+# checks; every case also checks in /proc/net/vjchan that the datagrams
+# went through the channel, so a launcher that does nothing fails.
+#
+#   RUN_*            tests/vjrun_check under vjchan-run: flags and options
+#                    carried over, non-blocking, epoll, SO_RCVTIMEO, fork,
+#                    exec, sockets left alone, IPv6, errors
+#   RUN_SOCAT_UDP4/6 socat UDP-LISTEN ... PIPE echoes the peer's lines
+#   RUN_IPERF3_UDP   iperf3 -s (UDP test from the peer's iperf3 -u -c)
+#   RUN_DNSMASQ_A/AAAA   dnsmasq answers dig's queries over IPv4 and IPv6
+#
+# Topology (netlib.sh setup_peer): eth0 192.0.2.1, 2001:db8::1 here; eth1
+# 192.0.2.2, 2001:db8::2 in netns peer.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+export PATH="$top/tools:$top/tests:$PATH"
+
+# shellcheck source=tests/netlib.sh
+. "$top/tests/netlib.sh"
+
+cleanup() {
+	kill_bg
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# chan_rx FAMILY PORT: rx_packets of the channel of that family (ipv4,
+# ipv6) bound to dport PORT, from /proc/net/vjchan; empty if there is none.
+chan_rx() {
+	awk -v fam="$1" -v port="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["family"] == fam && $col["dport"] == port { print $col["rx_packets"]; exit }
+	' /proc/net/vjchan
+}
+
+# wait_chan FAMILY PORT SECS: true once that channel exists.
+wait_chan() {
+	local i
+	for i in $(seq $(($3 * 10))); do
+		[ -n "$(chan_rx "$1" "$2")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# bg NAME CMD...: CMD in the background, its output in $tmp/NAME.out; sets $bpid.
+bg() {
+	local name=$1
+	shift
+	"$@" >"$tmp/$name.out" 2>&1 &
+	bpid=$!
+	bgpids+=("$bpid")
+}
+
+stop() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# What the launcher promises a program, from its own checks.
+t_check() {
+	local out st names n
+	names="RUN_REPLACE_FLAGS RUN_NONBLOCK RUN_EPOLL RUN_RCVTIMEO RUN_FORK RUN_EXEC RUN_LEFT_ALONE RUN_IPV6 RUN_ERRORS"
+	if [ ! -x tests/vjrun_check ]; then
+		for n in $names; do fail "$n" "tests/vjrun_check not built"; done
+		return
+	fi
+	out=$(timeout -k 5 150 vjchan-run --ports 7000-7009 tests/vjrun_check 7000 7010 2>"$tmp/check.err")
+	st=$?
+	echo "$out"
+	for n in $names; do
+		grep -qE "^(ok|FAIL) $n([: ]|\$)" <<<"$out" ||
+			fail "$n" "no verdict (exit status $st): $(tail -n 2 "$tmp/check.err" | tr '\n' ' ')"
+	done
+	if [ "$st" -ne 0 ] && ! grep -q '^FAIL ' <<<"$out"; then
+		fail RUN_CHECK_EXIT "exit status $st without a failed case"
+	fi
+}
+
+# t_socat NAME FAMILY LISTEN CONNECT PORT: socat's UDP echo (PIPE) on a
+# channel; the peer's socat sends 5 lines, one datagram each, and must get
+# them back; the channel must have counted exactly those 5.
+t_socat() {
+	local name=$1 fam=$2 listen=$3 connect=$4 port=$5 want got rx0 rx1 srv i
+	bg "$name" vjchan-run --ports "$port" socat -T 20 "$listen" PIPE
+	srv=$bpid
+	if ! wait_chan "$fam" "$port" 10; then
+		fail "$name" "no channel on port $port: $(tail -n 3 "$tmp/$name.out" | tr '\n' ' ')"
+		stop $srv
+		return
+	fi
+	rx0=$(chan_rx "$fam" "$port")
+	want=$(for i in 1 2 3 4 5; do echo "vjrun line $i"; done)
+	got=$(for i in 1 2 3 4 5; do echo "vjrun line $i"; sleep 0.2; done |
+		timeout 30 ip netns exec peer socat -t 2 -T 5 - "$connect" 2>&1)
+	rx1=$(chan_rx "$fam" "$port")
+	stop $srv
+	if [ "$got" != "$want" ]; then
+		fail "$name" "echo: got '$(echo $got)'; server: $(tail -n 3 "$tmp/$name.out" | tr '\n' ' ')"
+	elif [ $((rx1 - rx0)) -ne 5 ]; then
+		fail "$name" "the channel counted $((rx1 - rx0)) datagrams, not 5"
+	else
+		ok "$name"
+	fi
+}
+
+# iperf3's UDP test, the server under vjchan-run: the peer's client reports
+# the datagrams sent, the server those received (lost ones subtracted), and
+# the channel must have counted at least as many.
+t_iperf3() {
+	local name=RUN_IPERF3_UDP port=5201 srv cl rx=0 r i res
+	bg iperf3-s vjchan-run --ports $port iperf3 -s -1 -B 192.0.2.1 -p $port -J
+	srv=$bpid
+	for i in $(seq 50); do
+		ss -Hltn "sport = :$port" | grep -q . && break
+		sleep 0.1
+	done
+	ip netns exec peer timeout 60 iperf3 -c 192.0.2.1 -p $port -u -b 20M \
+		-l 1200 -t 3 -J >"$tmp/iperf3-c.out" 2>&1 &
+	cl=$!
+	bgpids+=("$cl")
+	# The channel goes when the server ends: read its counter meanwhile.
+	while kill -0 $cl 2>/dev/null; do
+		r=$(chan_rx ipv4 $port)
+		[ -n "$r" ] && [ "$r" -gt "$rx" ] && rx=$r
+		sleep 0.2
+	done
+	wait $cl
+	wait $srv
+	res=$(python3 - "$tmp/iperf3-s.out" "$tmp/iperf3-c.out" "$rx" <<-'PY' 2>&1
+	import json, sys
+	def load(p):
+	    t = open(p).read()
+	    return json.loads(t[t.index("{"):])
+	s, c, rx = load(sys.argv[1]), load(sys.argv[2]), int(sys.argv[3])
+	for who, j in (("server", s), ("client", c)):
+	    if j.get("error"):
+	        sys.exit("%s: %s" % (who, j["error"]))
+	sent = c["end"]["sum"]["packets"]
+	got = s["end"]["sum"]["packets"] - s["end"]["sum"]["lost_packets"]
+	if got < 100:
+	    sys.exit("server received %d of %d datagrams" % (got, sent))
+	if rx < got:
+	    sys.exit("the channel counted %d datagrams, the server received %d" % (rx, got))
+	print("sent %d received %d channel %d" % (sent, got, rx))
+	PY
+	)
+	if [ $? -eq 0 ]; then
+		echo "# $name: $res"
+		ok $name
+	else
+		fail $name "$res; server: $(grep -v '^[ {}]' "$tmp/iperf3-s.out" | tail -n 2 | tr '\n' ' ')"
+	fi
+}
+
+# dnsmasq (no configuration file, wildcard sockets with IP_PKTINFO and
+# IPV6_RECVPKTINFO, --port on a channel) answers the peer's dig.
+t_dnsmasq() {
+	local port=5353 srv a aaaa r4 r6
+	bg dnsmasq vjchan-run --ports $port dnsmasq -k --conf-file=/dev/null \
+		--no-resolv --no-hosts --port=$port --interface=eth0 \
+		--address=/example.test/203.0.113.7 \
+		--address=/example.test/2001:db8::7 --user=root --group=root \
+		--pid-file="$tmp/dnsmasq.pid" --log-facility="$tmp/dnsmasq.log"
+	srv=$bpid
+	if ! wait_chan ipv4 $port 10 || ! wait_chan ipv6 $port 5; then
+		for c in RUN_DNSMASQ_A RUN_DNSMASQ_AAAA; do
+			fail $c "no channels on port $port: $(tail -n 3 "$tmp/dnsmasq.out" | tr '\n' ' ')"
+		done
+		stop $srv
+		return
+	fi
+	a=$(ip netns exec peer dig +short +time=2 +tries=3 -p $port @192.0.2.1 www.example.test A 2>&1)
+	aaaa=$(ip netns exec peer dig +short +time=2 +tries=3 -p $port @2001:db8::1 www.example.test AAAA 2>&1)
+	r4=$(chan_rx ipv4 $port)
+	r6=$(chan_rx ipv6 $port)
+	stop $srv
+	if [ "$a" != 203.0.113.7 ]; then
+		fail RUN_DNSMASQ_A "dig A: '$a'; dnsmasq: $(tail -n 2 "$tmp/dnsmasq.out" | tr '\n' ' ')"
+	elif [ "${r4:-0}" -lt 1 ]; then
+		fail RUN_DNSMASQ_A "answered, but the channel counted ${r4:-no} datagrams"
+	else
+		ok RUN_DNSMASQ_A
+	fi
+	if [ "$aaaa" != 2001:db8::7 ]; then
+		fail RUN_DNSMASQ_AAAA "dig AAAA: '$aaaa'; dnsmasq: $(tail -n 2 "$tmp/dnsmasq.out" | tr '\n' ' ')"
+	elif [ "${r6:-0}" -lt 1 ]; then
+		fail RUN_DNSMASQ_AAAA "answered, but the channel counted ${r6:-no} datagrams"
+	else
+		ok RUN_DNSMASQ_AAAA
+	fi
+}
+
+all="RUN_SOCAT_UDP4 RUN_SOCAT_UDP6 RUN_IPERF3_UDP RUN_DNSMASQ_A RUN_DNSMASQ_AAAA"
+missing=
+for p in socat iperf3 dnsmasq dig; do
+	command -v $p >/dev/null || missing+=" $p"
+done
+if ! ip -n peer link show eth1 >/dev/null 2>&1 && ! why=$(setup_peer 2>&1); then
+	for c in RUN_CHECK $all; do
+		fail $c "peer setup: $(echo "$why" | tail -n 1)"
+	done
+	exit 0
+fi
+# IPv6 neighbours resolved first (see net.sh).
+for i in $(seq 25); do
+	ping -6 -c 1 -W 1 2001:db8::2 >/dev/null 2>&1 && break
+	sleep 0.2
+done
+
+t_check
+if [ -n "$missing" ]; then
+	for c in $all; do
+		fail $c "not installed:$missing (scripts/install-deps.sh)"
+	done
+	exit 0
+fi
+t_socat RUN_SOCAT_UDP4 ipv4 UDP4-LISTEN:9200,bind=192.0.2.1 UDP4:192.0.2.1:9200 9200
+t_socat RUN_SOCAT_UDP6 ipv6 "UDP6-LISTEN:9201,bind=[2001:db8::1]" "UDP6:[2001:db8::1]:9201" 9201
+t_iperf3
+t_dnsmasq
