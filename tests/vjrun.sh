@@ -225,3 +225,4 @@ t_socat RUN_SOCAT_UDP4 ipv4 UDP4-LISTEN:9200,bind=192.0.2.1 UDP4:192.0.2.1:9200 
 t_socat RUN_SOCAT_UDP6 ipv6 "UDP6-LISTEN:9201,bind=[2001:db8::1]" "UDP6:[2001:db8::1]:9201" 9201
 t_iperf3
 t_dnsmasq
+exit 0
