@@ -30,10 +30,6 @@
 #include <unistd.h>
 #include <linux/vjchan.h>
 
-#ifndef VJ_BIND_FLAGS
-#define VJ_BIND_FLAGS	4
-#endif
-
 #define LOCAL4	"192.0.2.1"
 #define LOCAL6	"2001:db8::1"
 #define PEER4	"192.0.2.2"

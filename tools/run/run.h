@@ -29,15 +29,6 @@
 #include <sys/socket.h>
 #include <linux/vjchan.h>
 
-/* The UDP flavours and the firewall-mode option of UDP channel sockets. */
-#ifndef VJ_PROTO_UDP4
-#define VJ_PROTO_UDP4		1
-#define VJ_PROTO_UDP6		2
-#endif
-#ifndef VJ_BIND_FLAGS
-#define VJ_BIND_FLAGS		4
-#endif
-
 /* The environment the launcher sets and the library reads. */
 #define VJ_RUN_ENV_PORTS	"VJCHAN_RUN_PORTS"
 #define VJ_RUN_ENV_MODE		"VJCHAN_RUN_MODE"
