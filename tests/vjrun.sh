@@ -30,13 +30,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# chan_rx FAMILY PORT: rx_packets of the channel of that family (ipv4,
-# ipv6) bound to dport PORT, from /proc/net/vjchan; empty if there is none.
-chan_rx() {
-	awk -v fam="$1" -v port="$2" '
+# chan_field FAMILY PORT FIELD: that column of the channel of that family
+# (ipv4, ipv6) bound to dport PORT in /proc/net/vjchan; empty if none.
+chan_field() {
+	awk -v fam="$1" -v port="$2" -v f="$3" '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	$col["family"] == fam && $col["dport"] == port { print $col["rx_packets"]; exit }
+	$col["family"] == fam && $col["dport"] == port { print $col[f]; exit }
 	' /proc/net/vjchan
+}
+
+chan_rx() {
+	chan_field "$1" "$2" rx_packets
 }
 
 # wait_chan FAMILY PORT SECS: true once that channel exists.
@@ -84,10 +88,15 @@ t_check() {
 }
 
 # t_socat NAME FAMILY LISTEN CONNECT PORT: socat's UDP echo (PIPE) on a
-# channel; the peer's socat sends 5 lines, one datagram each, and must get
-# them back; the channel must have counted exactly those 5.
+# channel; the peer's socat sends 5 lines and must get them back.  How
+# many datagrams carry them depends on how the lines reach the client's
+# reads, so the channel's count is checked in bytes: its rx_bytes, less
+# the Ethernet, IP and UDP headers of each datagram, must be the 65 bytes
+# of the lines.
 t_socat() {
-	local name=$1 fam=$2 listen=$3 connect=$4 port=$5 want got rx0 rx1 srv i
+	local name=$1 fam=$2 listen=$3 connect=$4 port=$5 want got srv i
+	local rx0 rx1 b0 b1 hdr=42 payload
+	[ "$fam" = ipv6 ] && hdr=62
 	bg "$name" vjchan-run --ports "$port" socat -T 20 "$listen" PIPE
 	srv=$bpid
 	if ! wait_chan "$fam" "$port" 10; then
@@ -96,15 +105,18 @@ t_socat() {
 		return
 	fi
 	rx0=$(chan_rx "$fam" "$port")
+	b0=$(chan_field "$fam" "$port" rx_bytes)
 	want=$(for i in 1 2 3 4 5; do echo "vjrun line $i"; done)
 	got=$(for i in 1 2 3 4 5; do echo "vjrun line $i"; sleep 0.2; done |
 		timeout 30 ip netns exec peer socat -t 2 -T 5 - "$connect" 2>&1)
 	rx1=$(chan_rx "$fam" "$port")
+	b1=$(chan_field "$fam" "$port" rx_bytes)
 	stop $srv
+	payload=$((b1 - b0 - (rx1 - rx0) * hdr))
 	if [ "$got" != "$want" ]; then
 		fail "$name" "echo: got '$(echo $got)'; server: $(tail -n 3 "$tmp/$name.out" | tr '\n' ' ')"
-	elif [ $((rx1 - rx0)) -ne 5 ]; then
-		fail "$name" "the channel counted $((rx1 - rx0)) datagrams, not 5"
+	elif [ $((rx1 - rx0)) -lt 1 ] || [ "$payload" -ne 65 ]; then
+		fail "$name" "the channel counted $((rx1 - rx0)) datagrams of $payload payload bytes, not 65"
 	else
 		ok "$name"
 	fi
@@ -159,12 +171,15 @@ t_iperf3() {
 	fi
 }
 
-# dnsmasq (no configuration file, wildcard sockets with IP_PKTINFO and
-# IPV6_RECVPKTINFO, --port on a channel) answers the peer's dig.
+# dnsmasq (no configuration file, --port on a channel, a socket per
+# address) answers the peer's dig.  Not its wildcard mode: there it asks
+# the receiving socket for the arrival interface's name (SIOCGIFNAME),
+# which a UDP channel socket does not answer (see vjchan-run(1), BUGS).
 t_dnsmasq() {
 	local port=5353 srv a aaaa r4 r6
 	bg dnsmasq vjchan-run --ports $port dnsmasq -k --conf-file=/dev/null \
-		--no-resolv --no-hosts --port=$port --interface=eth0 \
+		--no-resolv --no-hosts --port=$port --bind-interfaces \
+		--listen-address=192.0.2.1 --listen-address=2001:db8::1 \
 		--address=/example.test/203.0.113.7 \
 		--address=/example.test/2001:db8::7 --user=root --group=root \
 		--pid-file="$tmp/dnsmasq.pid" --log-facility="$tmp/dnsmasq.log"
