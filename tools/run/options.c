@@ -13,10 +13,10 @@
  * CARRY: set on the channel; if the channel refuses it, the replacement
  *	fails with the channel's error (replace.c).
  * REFUSE: switches for control messages a channel's receive path never
- *	produces (it gives IP_PKTINFO, IPV6_PKTINFO and SCM_TIMESTAMPNS
- *	only); a program that turned one on is not given a channel: the
- *	replacement fails with ENOPROTOOPT, as setting it on the channel
- *	would.
+ *	produces (it gives IP_PKTINFO, IPV6_PKTINFO, SCM_TIMESTAMP and
+ *	SCM_TIMESTAMPNS only); a program that turned one on is not given a
+ *	channel: the replacement fails with ENOPROTOOPT.  (Set on a channel,
+ *	most of them would be taken by the port holder and have no effect.)
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -49,7 +49,7 @@ static const struct opt sock_opts[] = {
 	OPT(SOL_SOCKET, SO_SNDTIMEO, CARRY),
 	OPT(SOL_SOCKET, SO_BINDTODEVICE, CARRY),
 	OPT(SOL_SOCKET, SO_TIMESTAMPNS, CARRY),
-	OPT(SOL_SOCKET, SO_TIMESTAMP, REFUSE),
+	OPT(SOL_SOCKET, SO_TIMESTAMP, CARRY),
 	OPT(SOL_SOCKET, SO_TIMESTAMPING, REFUSE),
 	OPT(SOL_SOCKET, SO_RXQ_OVFL, REFUSE),
 	OPT(SOL_UDP, UDP_SEGMENT, CARRY),
