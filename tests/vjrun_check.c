@@ -216,7 +216,8 @@ static int t_replace_flags(void)
 	set_int(nb, SOL_IP, IP_PKTINFO, 1);
 	if (bind_to(nb, "0.0.0.0", port0) < 0)
 		return bad("bind 0.0.0.0:%u: %s", port0, strerror(errno));
-	if ((v = domain_of(nb)) != AF_VJCHAN)
+	v = domain_of(nb);
+	if (v != AF_VJCHAN)
 		return bad("SO_DOMAIN %d after bind, not AF_VJCHAN: not replaced", v);
 	if (!(fcntl(nb, F_GETFL) & O_NONBLOCK))
 		return bad("O_NONBLOCK lost");
@@ -226,13 +227,17 @@ static int t_replace_flags(void)
 	    got.tv_sec != 2 || got.tv_usec != 500000)
 		return bad("SO_RCVTIMEO not carried over (%ld.%06ld)",
 			   (long)got.tv_sec, (long)got.tv_usec);
-	if ((v = get_int(nb, SOL_SOCKET, SO_BROADCAST)) != 1)
+	v = get_int(nb, SOL_SOCKET, SO_BROADCAST);
+	if (v != 1)
 		return bad("SO_BROADCAST %d", v);
-	if ((v = get_int(nb, SOL_SOCKET, SO_PRIORITY)) != 3)
+	v = get_int(nb, SOL_SOCKET, SO_PRIORITY);
+	if (v != 3)
 		return bad("SO_PRIORITY %d", v);
-	if ((v = get_int(nb, SOL_IP, IP_PKTINFO)) != 1)
+	v = get_int(nb, SOL_IP, IP_PKTINFO);
+	if (v != 1)
 		return bad("IP_PKTINFO %d", v);
-	if ((v = get_int(nb, SOL_VJCHAN, VJ_BIND_FLAGS)) != VJ_BIND_FW_FILTERED)
+	v = get_int(nb, SOL_VJCHAN, VJ_BIND_FLAGS);
+	if (v != VJ_BIND_FW_FILTERED)
 		return bad("VJ_BIND_FLAGS %d, not filtered", v);
 	if (port_of(nb) != port0)
 		return bad("getsockname port %u, not %u", port_of(nb), port0);
@@ -265,7 +270,8 @@ static int t_epoll(void)
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, nb, &ev) < 0)
 		return bad("epoll: %s", strerror(errno));
-	if ((n = epoll_wait(ep, &out, 1, 200)) != 0)
+	n = epoll_wait(ep, &out, 1, 200);
+	if (n != 0)
 		return bad("epoll_wait on an empty channel: %d", n);
 	if (rx_packets(nb, &rx0) < 0 || peer_send(LOCAL4, port0, 8) < 0)
 		return -1;
@@ -431,9 +437,13 @@ static int t_left_alone(void)
 
 	if (bind_to(u, LOCAL4, unselected) < 0)
 		return bad("bind unselected: %s", strerror(errno));
-	if ((d = domain_of(u)) != AF_INET)
+	d = domain_of(u);
+	if (d != AF_INET)
 		return bad("socket on unselected port %u: domain %d", unselected, d);
-	if (bind_to(t, LOCAL4, port0 + 5) < 0 || (d = domain_of(t)) != AF_INET)
+	d = -1;
+	if (bind_to(t, LOCAL4, port0 + 5) == 0)
+		d = domain_of(t);
+	if (d != AF_INET)
 		return bad("TCP socket: bind %s, domain %d", strerror(errno), d);
 	close(u);
 	close(t);
@@ -441,10 +451,14 @@ static int t_left_alone(void)
 	/* Dual-stack wildcard: left alone. */
 	u = socket(AF_INET6, SOCK_DGRAM, 0);
 	set_int(u, SOL_IPV6, IPV6_V6ONLY, 0);
-	if (bind_to(u, "::", port0 + 6) < 0 || (d = domain_of(u)) != AF_INET6)
+	d = -1;
+	if (bind_to(u, "::", port0 + 6) == 0)
+		d = domain_of(u);
+	if (d != AF_INET6)
 		return bad("[::] with IPV6_V6ONLY 0: bind %s, domain %d",
 			   strerror(errno), d);
-	if ((v = get_int(u, SOL_IPV6, IPV6_V6ONLY)) != 0)
+	v = get_int(u, SOL_IPV6, IPV6_V6ONLY);
+	if (v != 0)
 		return bad("IPV6_V6ONLY %d", v);
 	close(u);
 	return 0;
@@ -456,12 +470,18 @@ static int t_ipv6(void)
 	int u = socket(AF_INET6, SOCK_DGRAM, 0), s, d = -1;
 
 	set_int(u, SOL_IPV6, IPV6_V6ONLY, 1);
-	if (bind_to(u, "::", port0 + 6) < 0 || (d = domain_of(u)) != AF_VJCHAN)
+	d = -1;
+	if (bind_to(u, "::", port0 + 6) == 0)
+		d = domain_of(u);
+	if (d != AF_VJCHAN)
 		return bad("[::] with IPV6_V6ONLY 1: bind %s, domain %d",
 			   strerror(errno), d);
 	s = socket(AF_INET6, SOCK_DGRAM, 0);
 	set_int(s, SOL_IPV6, IPV6_V6ONLY, 0);
-	if (bind_to(s, LOCAL6, port0 + 7) < 0 || (d = domain_of(s)) != AF_VJCHAN)
+	d = -1;
+	if (bind_to(s, LOCAL6, port0 + 7) == 0)
+		d = domain_of(s);
+	if (d != AF_VJCHAN)
 		return bad("[" LOCAL6 "] with IPV6_V6ONLY 0: bind %s, domain %d",
 			   strerror(errno), d);
 	if (peer_send(LOCAL6, port0 + 7, 1) < 0)
@@ -490,7 +510,8 @@ static int t_errors(void)
 	if (bind_to(s, "0.0.0.0", port0 + 8) == 0 || errno != EADDRINUSE)
 		return bad("bind to a port in use: %s, not EADDRINUSE",
 			   strerror(errno));
-	if ((d = domain_of(s)) != AF_INET || port_of(s) != 0)
+	d = domain_of(s);
+	if (d != AF_INET || port_of(s) != 0)
 		return bad("after the failed bind: domain %d port %u", d, port_of(s));
 	close(o);
 	/* Not a local address. */
@@ -516,7 +537,8 @@ static int t_errors(void)
 	if (bind_to(s, "0.0.0.0", port0 + 9) == 0 || errno != ENOPROTOOPT)
 		return bad("bind with IP_RECVTOS on: %s, not ENOPROTOOPT",
 			   strerror(errno));
-	if ((d = domain_of(s)) != AF_INET || port_of(s) != 0)
+	d = domain_of(s);
+	if (d != AF_INET || port_of(s) != 0)
 		return bad("after the refused option: domain %d port %u", d, port_of(s));
 	close(s);
 	return 0;
