@@ -46,7 +46,8 @@ static bool holder_has_port(const struct vj_udp_sock *us)
 }
 
 /*
- * Bind the channel's flow to the port the holder holds.  Called with
+ * Bind the channel's flow to the port (and address and device) the holder
+ * holds.  Called with
  * vs->lock held, the holder bound and the channel not.
  */
 static int udp_bind_chan(struct vj_udp_sock *us)
@@ -62,6 +63,8 @@ static int udp_bind_chan(struct vj_udp_sock *us)
 	flow.proto = IPPROTO_UDP;
 	lock_sock(hsk);
 	flow.dport = inet_sk(hsk)->inet_sport;
+	/* SO_BINDTODEVICE, or the scope of a link-local IPv6 address. */
+	flow.ifindex = READ_ONCE(hsk->sk_bound_dev_if);
 	if (us->family == AF_INET)
 		flow.daddr.ip4 = inet_sk(hsk)->inet_rcv_saddr;
 	else
@@ -80,6 +83,8 @@ static int udp_bind_chan(struct vj_udp_sock *us)
 	vs->chan.flow = flow;
 	vs->chan.fw_mode = us->fw_mode;
 	vs->chan.transit = false;
+	/* Checksums without a device verdict are summed in recvmsg(). */
+	vs->chan.csum_in_consumer = true;
 	err = vj_flow_bind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
 	if (!err)
 		WRITE_ONCE(vs->bound, true);

@@ -377,6 +377,7 @@ bool vj_udp_readable(struct vj_udp_sock *us)
 /* Something for a sleeping receiver: a datagram, an error, shutdown. */
 static bool udp_rx_ready(struct vj_udp_sock *us)
 {
+	/* Pairs with vj_sock_ensure_ring(). */
 	struct vj_ring *ring = smp_load_acquire(&us->vs.ring);
 
 	return (ring && vj_ring_waiting(ring)) ||

@@ -158,10 +158,13 @@ static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
 	}
 	if (!uh->check)
 		uh->check = CSUM_MANGLED_0;
-	if (r->csum == VJTEST_CSUM_BAD)
-		uh->check = htons(ntohs(uh->check) + 1) ?: htons(1);
-	else if (r->csum == VJTEST_CSUM_ZERO)
+	if (r->csum == VJTEST_CSUM_BAD) {
+		u16 bad = ntohs((__force __be16)uh->check) + 1;
+
+		uh->check = (__force __sum16)htons(bad ?: 1);
+	} else if (r->csum == VJTEST_CSUM_ZERO) {
 		uh->check = 0;
+	}
 	/* After the checksum: a length that lies about the datagram. */
 	if (r->ulen)
 		uh->len = htons(r->ulen);

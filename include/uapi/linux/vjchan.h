@@ -280,7 +280,10 @@ struct vj_desc {
  * or the kernel did.  Without the bit the verdict is unknown (another
  * protocol, an IPv4 UDP datagram without a checksum, a driver that gave no
  * verdict): check it yourself if it matters.  A packet whose checksum is
- * known to be wrong is never delivered; it is counted in rx_csum_bad.
+ * known to be wrong is never delivered; it is counted in rx_csum_bad.  On
+ * a UDP channel socket the kernel takes only the device's verdict on the
+ * way in and leaves a packet without one to the receiving call, which sums
+ * it (rx_udp_bad_csum).
  */
 #define VJ_DESC_F_CSUM_OK	(1U << 5)
 
