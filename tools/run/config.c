@@ -8,6 +8,9 @@
  *   VJCHAN_RUN_VERBOSE   1: log replacements and sockets left alone
  *   VJCHAN_RUN_FALLBACK  1: bind the ordinary socket if no channel can be
  *                        made (see replace.c for when that is)
+ *   VJCHAN_RUN_ENTRIES   the channels' ring entries (VJ_RING), a power of two
+ *   VJCHAN_RUN_BUF_SIZE  their buffer size, a power of two: the longest
+ *                        datagram a channel takes
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,6 +68,29 @@ static int env_switch(const char *name, bool *on)
 }
 
 /*
+ * A VJ_RING value: unset or empty is 0 (the kernel's default), else a power
+ * of two in [min, max].
+ */
+static int env_pow2(const char *name, uint32_t min, uint32_t max, uint32_t *v)
+{
+	const char *s = getenv(name);
+	unsigned long long n = 0;
+
+	*v = 0;
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > max)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	if (n < min || n > max || (n & (n - 1)))
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/*
  * Fills *cfg from the environment.  Returns 0, or -1 with the reason in
  * cfg->error (the rest of *cfg then selects nothing).
  */
@@ -95,6 +121,21 @@ int vj_run_config_load(struct vj_run_config *cfg)
 	if (env_switch(VJ_RUN_ENV_FALLBACK, &cfg->fallback) < 0) {
 		snprintf(cfg->error, sizeof(cfg->error), "%s must be 0 or 1",
 			 VJ_RUN_ENV_FALLBACK);
+		goto bad;
+	}
+	if (env_pow2(VJ_RUN_ENV_ENTRIES, VJ_RING_MIN_ENTRIES,
+		     VJ_RING_MAX_ENTRIES, &cfg->entries) < 0) {
+		snprintf(cfg->error, sizeof(cfg->error),
+			 "%s must be a power of two from %d to %d",
+			 VJ_RUN_ENV_ENTRIES, VJ_RING_MIN_ENTRIES,
+			 VJ_RING_MAX_ENTRIES);
+		goto bad;
+	}
+	if (env_pow2(VJ_RUN_ENV_BUF_SIZE, VJ_BUF_MIN_SIZE, VJ_BUF_MAX_SIZE,
+		     &cfg->buf_size) < 0) {
+		snprintf(cfg->error, sizeof(cfg->error),
+			 "%s must be a power of two from %d to %d",
+			 VJ_RUN_ENV_BUF_SIZE, VJ_BUF_MIN_SIZE, VJ_BUF_MAX_SIZE);
 		goto bad;
 	}
 	return 0;

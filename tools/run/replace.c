@@ -5,7 +5,8 @@
  *
  *   1. socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4 or _UDP6), non-blocking
  *      if the program's descriptor is (O_NONBLOCK);
- *   2. the firewall mode: setsockopt(SOL_VJCHAN, VJ_BIND_FLAGS);
+ *   2. the firewall mode: setsockopt(SOL_VJCHAN, VJ_BIND_FLAGS), and the
+ *      ring's geometry (VJ_RING) if one was given;
  *   3. the options the program set (options.c);
  *   4. bind() with the program's address;
  *   5. dup3() onto the program's descriptor, with O_CLOEXEC if it had
@@ -76,6 +77,17 @@ int vj_run_replace(const struct vj_run_config *cfg, int fd, int family,
 	what = vj_run_mode_name(mode);
 	if (setsockopt(ch, SOL_VJCHAN, VJ_BIND_FLAGS, &mode, sizeof(mode)) < 0)
 		goto close_channel;
+	if (cfg->entries || cfg->buf_size) {
+		struct vj_ring_req req = {
+			.entries = cfg->entries ?: VJ_RING_DEF_ENTRIES,
+			.buf_size = cfg->buf_size ?: VJ_BUF_DEF_SIZE,
+		};
+
+		step = "set the ring";
+		what = "";
+		if (setsockopt(ch, SOL_VJCHAN, VJ_RING, &req, sizeof(req)) < 0)
+			goto close_channel;
+	}
 	step = "carry over";
 	if (vj_run_copy_options(fd, ch, family, &what) < 0)
 		goto close_channel;

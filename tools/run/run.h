@@ -34,6 +34,8 @@
 #define VJ_RUN_ENV_MODE		"VJCHAN_RUN_MODE"
 #define VJ_RUN_ENV_VERBOSE	"VJCHAN_RUN_VERBOSE"
 #define VJ_RUN_ENV_FALLBACK	"VJCHAN_RUN_FALLBACK"
+#define VJ_RUN_ENV_ENTRIES	"VJCHAN_RUN_ENTRIES"
+#define VJ_RUN_ENV_BUF_SIZE	"VJCHAN_RUN_BUF_SIZE"
 
 /* The library's file name, beside the launcher or under ../lib/vjchan. */
 #define VJ_RUN_LIB_NAME		"libvjchan-run.so"
@@ -54,6 +56,9 @@ struct vj_run_ports {
  * @mode: the firewall mode of the channels (VJ_BIND_FW_*)
  * @verbose: log every replacement and every socket left alone
  * @fallback: bind the ordinary socket when no channel can be made
+ * @entries: VJ_RING entries of each channel, 0 for the kernel's default
+ * @buf_size: VJ_RING buf_size, 0 for the kernel's default; a datagram
+ *	longer than the buffer is dropped (counted in rx_udp_malformed)
  * @error: the configuration is invalid: every bind() of a UDP socket
  *	fails with EINVAL and this message is printed
  */
@@ -62,6 +67,8 @@ struct vj_run_config {
 	uint32_t		mode;
 	bool			verbose;
 	bool			fallback;
+	uint32_t		entries;
+	uint32_t		buf_size;
 	char			error[256];
 };
 
