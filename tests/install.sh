@@ -17,7 +17,7 @@
 #                        library whose symbols lack the VJCHAN_0.1 node
 #   INSTALL_TOOLS        the installed tools run
 #   INSTALL_RUN          the installed vjchan-run finds the installed
-#                        libvjchan-run.so, which exports bind() only; with
+#                        libvjchan-run.so, which exports bind() and ioctl(); with
 #                        no vjchan in this kernel, bind() fails with a clear
 #                        message, and --fallback binds an ordinary socket
 #   INSTALL_MANPAGES     a page per tool, each option of --help in it,
@@ -194,9 +194,9 @@ why=
 if python3 -c 'import socket; socket.socket(19, socket.SOCK_DGRAM, 1)' 2>/dev/null; then
 	echo "skip INSTALL_RUN: this kernel has AF_VJCHAN UDP channels"
 else
-	exports=$(readelf -W --dyn-syms "$runlib" 2>&1 |
+	exports=$(readelf -W --dyn-syms "$runlib" 2>&1 | sort -k8 |
 		  awk '$7 != "UND" && $5 == "GLOBAL" && $4 == "FUNC" { print $8 }')
-	[ "$exports" = bind ] || why+="libvjchan-run.so exports '$(echo $exports)', not bind only; "
+	[ "$(echo $exports)" = "bind ioctl" ] || why+="libvjchan-run.so exports '$(echo $exports)', not bind and ioctl only; "
 	out=$("$run" -p 0 /usr/bin/python3 -c "$bind_py" 2>&1)
 	st=$?
 	[ "$st" -ne 0 ] && grep -q 'errno 97' <<<"$out" &&

@@ -12,7 +12,8 @@
 #                    exec, sockets left alone, IPv6, errors
 #   RUN_SOCAT_UDP4/6 socat UDP-LISTEN ... PIPE echoes the peer's lines
 #   RUN_IPERF3_UDP   iperf3 -s (UDP test from the peer's iperf3 -u -c)
-#   RUN_DNSMASQ_A/AAAA   dnsmasq answers dig's queries over IPv4 and IPv6
+#   RUN_DNSMASQ_A/AAAA   dnsmasq answers dig's queries over IPv4 and IPv6,
+#   RUN_DNSMASQ_WILD_*   with a socket per address and with wildcard sockets
 #
 # Topology (netlib.sh setup_peer): eth0 192.0.2.1, 2001:db8::1 here; eth1
 # 192.0.2.2, 2001:db8::2 in netns peer.
@@ -171,21 +172,23 @@ t_iperf3() {
 	fi
 }
 
-# dnsmasq (no configuration file, --port on a channel, a socket per
-# address) answers the peer's dig.  Not its wildcard mode: there it asks
-# the receiving socket for the arrival interface's name (SIOCGIFNAME),
-# which a UDP channel socket does not answer (see vjchan-run(1), BUGS).
+# t_dnsmasq NAME HOW...: dnsmasq (no configuration file, --port on a
+# channel) answers the peer's dig over IPv4 and IPv6 (cases NAME_A and
+# NAME_AAAA).  With a socket per address (--bind-interfaces), or with
+# wildcard sockets, where it reads the destination address and the arrival
+# interface from IP_PKTINFO / IPV6_PKTINFO and asks the socket for that
+# interface's name (SIOCGIFNAME, answered through vjchan-run's ioctl()).
 t_dnsmasq() {
-	local port=5353 srv a aaaa r4 r6
+	local name=$1 port=5353 srv a aaaa r4 r6 c
+	shift
 	bg dnsmasq vjchan-run --ports $port dnsmasq -k --conf-file=/dev/null \
-		--no-resolv --no-hosts --port=$port --bind-interfaces \
-		--listen-address=192.0.2.1 --listen-address=2001:db8::1 \
+		--no-resolv --no-hosts --port=$port "$@" \
 		--address=/example.test/203.0.113.7 \
 		--address=/example.test/2001:db8::7 --user=root --group=root \
 		--pid-file="$tmp/dnsmasq.pid" --log-facility="$tmp/dnsmasq.log"
 	srv=$bpid
 	if ! wait_chan ipv4 $port 10 || ! wait_chan ipv6 $port 5; then
-		for c in RUN_DNSMASQ_A RUN_DNSMASQ_AAAA; do
+		for c in ${name}_A ${name}_AAAA; do
 			fail $c "no channels on port $port: $(tail -n 3 "$tmp/dnsmasq.out" | tr '\n' ' ')"
 		done
 		stop $srv
@@ -197,22 +200,22 @@ t_dnsmasq() {
 	r6=$(chan_rx ipv6 $port)
 	stop $srv
 	if [ "$a" != 203.0.113.7 ]; then
-		fail RUN_DNSMASQ_A "dig A: '$a'; dnsmasq: $(tail -n 2 "$tmp/dnsmasq.out" | tr '\n' ' ')"
+		fail ${name}_A "dig A: '$a'; dnsmasq: $(tail -n 2 "$tmp/dnsmasq.out" | tr '\n' ' ')"
 	elif [ "${r4:-0}" -lt 1 ]; then
-		fail RUN_DNSMASQ_A "answered, but the channel counted ${r4:-no} datagrams"
+		fail ${name}_A "answered, but the channel counted ${r4:-no} datagrams"
 	else
-		ok RUN_DNSMASQ_A
+		ok ${name}_A
 	fi
 	if [ "$aaaa" != 2001:db8::7 ]; then
-		fail RUN_DNSMASQ_AAAA "dig AAAA: '$aaaa'; dnsmasq: $(tail -n 2 "$tmp/dnsmasq.out" | tr '\n' ' ')"
+		fail ${name}_AAAA "dig AAAA: '$aaaa'; dnsmasq: $(tail -n 2 "$tmp/dnsmasq.out" | tr '\n' ' ')"
 	elif [ "${r6:-0}" -lt 1 ]; then
-		fail RUN_DNSMASQ_AAAA "answered, but the channel counted ${r6:-no} datagrams"
+		fail ${name}_AAAA "answered, but the channel counted ${r6:-no} datagrams"
 	else
-		ok RUN_DNSMASQ_AAAA
+		ok ${name}_AAAA
 	fi
 }
 
-all="RUN_SOCAT_UDP4 RUN_SOCAT_UDP6 RUN_IPERF3_UDP RUN_DNSMASQ_A RUN_DNSMASQ_AAAA"
+all="RUN_SOCAT_UDP4 RUN_SOCAT_UDP6 RUN_IPERF3_UDP RUN_DNSMASQ_A RUN_DNSMASQ_AAAA RUN_DNSMASQ_WILD_A RUN_DNSMASQ_WILD_AAAA"
 missing=
 for p in socat iperf3 dnsmasq dig; do
 	command -v $p >/dev/null || missing+=" $p"
@@ -239,5 +242,7 @@ fi
 t_socat RUN_SOCAT_UDP4 ipv4 UDP4-LISTEN:9200,bind=192.0.2.1 UDP4:192.0.2.1:9200 9200
 t_socat RUN_SOCAT_UDP6 ipv6 "UDP6-LISTEN:9201,bind=[2001:db8::1]" "UDP6:[2001:db8::1]:9201" 9201
 t_iperf3
-t_dnsmasq
+t_dnsmasq RUN_DNSMASQ --bind-interfaces --listen-address=192.0.2.1 \
+	--listen-address=2001:db8::1
+t_dnsmasq RUN_DNSMASQ_WILD --interface=eth0
 exit 0

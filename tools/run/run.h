@@ -8,12 +8,14 @@
  * the socket is replaced on the same descriptor by a UDP channel socket
  * (socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4/6)) that carries over the
  * descriptor's flags and the options the program already set, and that
- * channel is bound instead.  Every other call goes to the kernel as usual.
+ * channel is bound instead.  Every other call goes to the kernel as usual,
+ * except interface queries that a channel refuses (ioctl.c).
  *
  *   preload.c   the interposed bind() and the library's set-up
  *   config.c    the VJCHAN_RUN_* environment: struct vj_run_config
  *   ports.c     port lists ("53,5000-5010")
  *   replace.c   the replacement of one socket by a channel
+ *   ioctl.c     interface queries (SIOCGIFNAME, ...) on a channel
  *   options.c   carrying socket options over to the channel
  *   log.c       messages on standard error
  *
@@ -88,6 +90,9 @@ const char *vj_run_addr_str(const struct sockaddr *sa, char *buf, size_t len);
 
 /* options.c */
 int vj_run_copy_options(int from, int to, int family, const char **what);
+
+/* ioctl.c */
+int vj_run_ioctl(int fd, unsigned long req, void *arg);
 
 /* replace.c */
 int vj_run_replace(const struct vj_run_config *cfg, int fd, int family,
