@@ -8,7 +8,8 @@
 # went through the channel, so a launcher that does nothing fails.
 #
 #   RUN_*            tests/vjrun_check under vjchan-run: flags and options
-#                    carried over, non-blocking, epoll, SO_RCVTIMEO, fork,
+#                    carried over, non-blocking, epoll, interface
+#                    queries (ioctl), SO_RCVTIMEO, fork,
 #                    exec, sockets left alone, IPv6, errors
 #   RUN_SOCAT_UDP4/6 socat UDP-LISTEN ... PIPE echoes the peer's lines
 #   RUN_IPERF3_UDP   iperf3 -s (UDP test from the peer's iperf3 -u -c)
@@ -71,7 +72,7 @@ stop() {
 # What the launcher promises a program, from its own checks.
 t_check() {
 	local out st names n
-	names="RUN_REPLACE_FLAGS RUN_NONBLOCK RUN_EPOLL RUN_RCVTIMEO RUN_FORK RUN_EXEC RUN_LEFT_ALONE RUN_IPV6 RUN_ERRORS"
+	names="RUN_REPLACE_FLAGS RUN_NONBLOCK RUN_EPOLL RUN_IOCTL RUN_RCVTIMEO RUN_FORK RUN_EXEC RUN_LEFT_ALONE RUN_IPV6 RUN_ERRORS"
 	if [ ! -x tests/vjrun_check ]; then
 		for n in $names; do fail "$n" "tests/vjrun_check not built"; done
 		return

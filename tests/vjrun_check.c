@@ -9,6 +9,7 @@
  * setns() and sends from an unbound (so never replaced) UDP socket.
  *
  * Ports used: PORT .. PORT+9 (selected), UNSELECTED (not selected).
+ * Interface eth0 must exist (RUN_IOCTL asks for its name).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -22,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -429,6 +432,31 @@ static int t_exec(const char *self)
 	return 0;
 }
 
+/*
+ * Interface queries on a channel are answered (through the launcher's
+ * ioctl()); reading the receive queue is not.
+ */
+static int t_ioctl(void)
+{
+	struct ifreq ifr;
+	int n, idx = if_nametoindex("eth0");
+
+	if (nb < 0 || domain_of(nb) != AF_VJCHAN)
+		return bad("no replaced socket");
+	if (!idx)
+		return bad("no eth0");
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_ifindex = idx;
+	if (ioctl(nb, SIOCGIFNAME, &ifr) < 0)
+		return bad("SIOCGIFNAME on the channel: %s", strerror(errno));
+	if (strcmp(ifr.ifr_name, "eth0"))
+		return bad("SIOCGIFNAME gave '%s', not eth0", ifr.ifr_name);
+	if (ioctl(nb, FIONREAD, &n) == 0 || errno != EOPNOTSUPP)
+		return bad("FIONREAD on the channel: %s, not EOPNOTSUPP",
+			   strerror(errno));
+	return 0;
+}
+
 static int t_left_alone(void)
 {
 	int u = socket(AF_INET, SOCK_DGRAM, 0);
@@ -559,6 +587,7 @@ int main(int argc, char **argv)
 	report("RUN_REPLACE_FLAGS", t_replace_flags());
 	report("RUN_NONBLOCK", t_nonblock());
 	report("RUN_EPOLL", t_epoll());
+	report("RUN_IOCTL", t_ioctl());
 	report("RUN_RCVTIMEO", t_rcvtimeo());
 	report("RUN_FORK", t_fork());
 	report("RUN_EXEC", t_exec(argv[0]));
