@@ -126,7 +126,10 @@ t_socat() {
 
 # iperf3's UDP test, the server under vjchan-run: the peer's client reports
 # the datagrams sent, the server those received (lost ones subtracted), and
-# the channel must have counted at least as many.
+# the channel must have counted at least as many.  iperf3's server connect()s
+# its bound socket to the client and then binds a new socket to the same
+# port for further streams; while a UDP channel holds its port alone, that
+# bind fails with EADDRINUSE and so does this case (vjchan-run(1), BUGS).
 t_iperf3() {
 	local name=RUN_IPERF3_UDP port=5201 srv cl rx=0 r i res
 	bg iperf3-s vjchan-run --ports $port iperf3 -s -1 -B 192.0.2.1 -p $port -J
