@@ -17,7 +17,8 @@ import sys
 
 BASELINE = "udp-recvmmsg"
 ORDER = ["udp-recvmmsg", "udp-vjchan", "packet-v3", "afxdp-copy", "afxdp-zc",
-         "vjchan-hook", "vjchan-filtered", "vjchan-xdp", "xdp-drop"]
+         "vjchan-hook", "vjchan-filtered", "vjchan-xdp", "xdp-drop",
+         "udp-recvmmsg@vjnet", "vjchan-driver@vjnet"]
 
 FIELDS = ["smp", "kind", "size", "mode", "rate", "runs", "status", "reason",
           "pps_median", "pps_min", "pps_max", "pps_ratio",

@@ -29,6 +29,7 @@ static const struct rx_mode *const modes[] = {
 	&rx_afxdp_copy,
 	&rx_afxdp_zc,
 	&rx_vjchan_hook,
+	&rx_vjchan_driver,
 	&rx_vjchan_filtered,
 	&rx_vjchan_xdp,
 	&rx_xdp_drop,
@@ -235,7 +236,7 @@ static void write_row(struct rx *rx, const char *status)
 	if (!rx->s1.t) {
 		n = snprintf(line, sizeof(line),
 			     "%u,%s,%u,%s,%u,%u,%s,%s,,,,,,,,,,,,,,%s,,,,,,,,,\n",
-			     rx->smp, rx->mode->name, rx->size, rx->kind,
+			     rx->smp, rx->label, rx->size, rx->kind,
 			     rx->rate, rx->run, status, rx->why,
 			     rx->mode->stamp ? "yes" : "none");
 		goto out;
@@ -266,7 +267,7 @@ static void write_row(struct rx *rx, const char *status)
 	n = snprintf(line, sizeof(line),
 		     "%u,%s,%u,%s,%u,%u,%s,%s,%.3f,%llu,%.0f,%llu,%.0f,%.2f,%.3f,"
 		     "%.2f,%.2f,%.2f,%.2f,%.2f,%s,%s,%s,%.0f,%llu,%llu,%llu,%s,%.0f\n",
-		     rx->smp, rx->mode->name, rx->size, rx->kind, rx->rate,
+		     rx->smp, rx->label, rx->size, rx->kind, rx->rate,
 		     rx->run, status, rx->why, dt, (unsigned long long)pkts,
 		     offered, (unsigned long long)span, dt > 0 ? pkts / dt : 0,
 		     loss, cpu,
@@ -292,7 +293,7 @@ static void usage(FILE *f)
 	unsigned int i;
 
 	fprintf(f,
-"usage: vjrx [options] MODE IFNAME\n"
+"usage: vjrx [options] MODE[@WHERE] IFNAME\n"
 "Measure one benchmark cell in the guest (see bench/guest.sh).\n"
 "\n"
 "  -s, --size N       UDP payload bytes (default 64)\n"
@@ -307,6 +308,7 @@ static void usage(FILE *f)
 "      --header       print the CSV header and exit\n"
 "      --list         print the modes and exit\n"
 "\n"
+"MODE[@WHERE]: the row names the method MODE@WHERE (e.g. udp-recvmmsg@vjnet)\n"
 "MODE:");
 	for (i = 0; i < NMODES; i++)
 		fprintf(f, " %s", modes[i]->name);
@@ -398,8 +400,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* MODE@WHERE: the row's method is the whole word (e.g. the same
+	 * receiver on another NIC driver), the receiver is MODE.
+	 */
+	rx.label = argv[optind];
 	for (i = 0; i < NMODES; i++)
-		if (!strcmp(argv[optind], modes[i]->name))
+		if (!strncmp(rx.label, modes[i]->name,
+			     strcspn(rx.label, "@")) &&
+		    !modes[i]->name[strcspn(rx.label, "@")])
 			rx.mode = modes[i];
 	if (!rx.mode) {
 		fprintf(stderr, "vjrx: unknown mode '%s'\n", argv[optind]);

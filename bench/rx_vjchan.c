@@ -127,6 +127,12 @@ const struct rx_mode rx_vjchan_hook = {
 	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK
 };
 
+/* The same bypass channel on a vjnet device: the driver API feeds it. */
+const struct rx_mode rx_vjchan_driver = {
+	"vjchan-driver", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DRIVER
+};
+
 /* The same channel in the default firewall mode: after the input hooks. */
 const struct rx_mode rx_vjchan_filtered = {
 	"vjchan-filtered", "vj_desc.tstamp: CLOCK_MONOTONIC at LOCAL_IN",

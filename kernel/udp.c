@@ -12,6 +12,7 @@
  * would on an ordinary UDP socket.
  */
 
+#include <asm/ioctls.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/in.h>
@@ -19,6 +20,7 @@
 #include <linux/module.h>
 #include <linux/net.h>
 #include <linux/poll.h>
+#include <linux/sockios.h>
 #include <linux/sockptr.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
@@ -241,6 +243,23 @@ static __poll_t udp_poll(struct file *file, struct socket *sock,
 	if (sock_writeable(hsk))
 		mask |= EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND;
 	return mask;
+}
+
+/*
+ * SIOCINQ (FIONREAD) counts the channel's next datagram; the rest (SIOCOUTQ,
+ * interface ioctls) are the holder's.
+ */
+static int udp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	int n;
+
+	if (cmd != SIOCINQ)
+		return us->holder->ops->ioctl(us->holder, cmd, arg);
+	n = vj_udp_inq(us);
+	if (n < 0)
+		return n;
+	return put_user(n, (int __user *)arg);
 }
 
 /* An int option as ip_setsockopt() reads it: 0, 1 or 4 bytes. */
@@ -482,7 +501,7 @@ static const struct proto_ops vj_udp_ops = {
 	.accept = sock_no_accept,
 	.getname = udp_getname,
 	.poll = udp_poll,
-	.ioctl = sock_no_ioctl,
+	.ioctl = udp_ioctl,
 	.listen = sock_no_listen,
 	.shutdown = udp_shutdown,
 	.setsockopt = udp_setsockopt,

@@ -316,9 +316,9 @@ static int udp_deliver(struct vj_udp_sock *us, const struct vj_desc *d,
 /*
  * Take the first good datagram of the ring: drop (and count) the bad ones
  * in front of it, then deliver it into @msg, leaving it in the ring for
- * MSG_PEEK.  With @msg NULL only the bad ones are dropped.  Returns what
- * udp_deliver() returns (0 if @msg is NULL), -EAGAIN if no good datagram
- * is queued, or -EINTR.  Called with rx_lock held.
+ * MSG_PEEK.  With @msg NULL only the bad ones are dropped, and the good
+ * one's payload length is returned.  Returns what udp_deliver() returns,
+ * or -EAGAIN if no good datagram is queued.  Called with rx_lock held.
  */
 static int udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
 		      struct msghdr *msg, size_t len, int flags)
@@ -345,7 +345,7 @@ static int udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
 			continue;
 		}
 		if (!msg)
-			return 0;
+			return dg.payload_len;
 		ret = udp_deliver(us, &d, data, &dg, msg, len, flags);
 		/* As UDP: a datagram that faulted is gone too. */
 		if (!(flags & MSG_PEEK))
@@ -369,9 +369,28 @@ bool vj_udp_readable(struct vj_udp_sock *us)
 	/* A receiver at work will drop the bad ones itself. */
 	if (!mutex_trylock(&us->rx_lock))
 		return true;
-	ready = !udp_rx_one(us, ring, NULL, 0, 0);
+	ready = udp_rx_one(us, ring, NULL, 0, 0) >= 0;
 	mutex_unlock(&us->rx_lock);
 	return ready;
+}
+
+/*
+ * SIOCINQ (FIONREAD), as on UDP: the payload length of the first good
+ * datagram, 0 if there is none.
+ */
+int vj_udp_inq(struct vj_udp_sock *us)
+{
+	/* Pairs with vj_sock_ensure_ring(). */
+	struct vj_ring *ring = smp_load_acquire(&us->vs.ring);
+	int ret;
+
+	if (!ring)
+		return 0;
+	if (mutex_lock_interruptible(&us->rx_lock))
+		return -EINTR;
+	ret = udp_rx_one(us, ring, NULL, 0, 0);
+	mutex_unlock(&us->rx_lock);
+	return ret == -EAGAIN ? 0 : ret;
 }
 
 /* Something for a sleeping receiver: a datagram, an error, shutdown. */

@@ -51,5 +51,6 @@ int vj_udp_create(struct net *net, struct socket *sock, int protocol);
 int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		   int flags);
 bool vj_udp_readable(struct vj_udp_sock *us);
+int vj_udp_inq(struct vj_udp_sock *us);
 
 #endif /* _VJ_UDP_H */

@@ -29,6 +29,8 @@ pkgs=(
 	sparse
 	# XDP programs and the benchmark's receivers and chart
 	clang llvm libbpf-dev libxdp-dev xdp-tools python3-matplotlib
+	# the benchmark's TCP through vjnet and virtio_net (bench/nic.sh)
+	iperf3
 	# manual pages, make install/deb and DKMS, reading pcapng back
 	groff-base man-db dpkg-dev dkms tcpdump tshark
 )

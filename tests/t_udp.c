@@ -4,7 +4,8 @@
  * ordinary UDP socket.  Both sockets get the same datagrams from the same
  * sender over the loopback interface, then the same calls with the same
  * flags and buffer sizes; return values, errnos, payloads, msg_flags,
- * sender addresses, control messages and poll() readiness must agree.
+ * sender addresses, control messages, FIONREAD and poll() readiness must
+ * agree.
  * Then blocking, truncated datagrams, hostile mappings and accounting.
  */
 #define _GNU_SOURCE
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -275,6 +277,13 @@ static void both_call(struct pair *p, enum call c, int flags, size_t blen,
 	step("%s", w);
 	if (wait)
 		wait_both(p->u, p->c, w);
+	{
+		int nu = -1, nc = -1;
+
+		EXPECT_OK(ioctl(p->u, FIONREAD, &nu), "%s: FIONREAD", w);
+		EXPECT_OK(ioctl(p->c, FIONREAD, &nc), "%s: FIONREAD", w);
+		CHECK(nu == nc, "%s: FIONREAD UDP %d, channel %d", w, nu, nc);
+	}
 	do_call(p->u, c, flags, blen, &ru);
 	do_call(p->c, c, flags, blen, &rc);
 	cmp_rx(&ru, &rc, blen, w);
