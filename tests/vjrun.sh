@@ -45,6 +45,16 @@ chan_rx() {
 	chan_field "$1" "$2" rx_packets
 }
 
+# chans_on FAMILY PORT: "saddr rx_packets" of every channel of that family
+# bound to dport PORT, one line each.
+chans_on() {
+	awk -v fam="$1" -v port="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["family"] == fam && $col["dport"] == port {
+		print $col["saddr"], $col["rx_packets"]
+	}' /proc/net/vjchan
+}
+
 # wait_chan FAMILY PORT SECS: true once that channel exists.
 wait_chan() {
 	local i
@@ -125,37 +135,49 @@ t_socat() {
 }
 
 # iperf3's UDP test, the server under vjchan-run: the peer's client reports
-# the datagrams sent, the server those received (lost ones subtracted), and
-# the channel must have counted at least as many.  iperf3's server connect()s
-# its bound socket to the client and then binds a new socket to the same
-# port for further streams; while a UDP channel holds its port alone, that
-# bind fails with EADDRINUSE and so does this case (vjchan-run(1), BUGS).
+# the datagrams sent, the server those received (lost ones subtracted).
+# iperf3's server connect()s its bound socket (SO_REUSEADDR) to the client
+# and then binds a new one to the same port for further streams: both must
+# be channels, the connected one with the client's address in its flow id,
+# which takes the test's datagrams, the new one with the wildcard flow id
+# beside it.  The channels go when the server ends, before the client does,
+# so the datagrams they took are counted by the filtered path's global
+# fw_claimed (no other channel is bound meanwhile), and the connected
+# channel's own count is only sampled.
 t_iperf3() {
-	local name=RUN_IPERF3_UDP port=5201 srv cl rx=0 r i res
-	bg iperf3-s vjchan-run --ports $port iperf3 -s -1 -B 192.0.2.1 -p $port -J
+	local name=RUN_IPERF3_UDP port=5201 srv cl rx=0 r i res sa n fw0 fw1
+	bg iperf3-s vjchan-run --verbose --ports $port iperf3 -s -1 -B 192.0.2.1 -p $port -J
 	srv=$bpid
 	for i in $(seq 50); do
 		ss -Hltn "sport = :$port" | grep -q . && break
 		sleep 0.1
 	done
+	fw0=$(awk '$1 == "fw_claimed" { print $2 }' /proc/net/vjchan_pool)
 	ip netns exec peer timeout 60 iperf3 -c 192.0.2.1 -p $port -u -b 20M \
 		-l 1200 -t 3 -J >"$tmp/iperf3-c.out" 2>&1 &
 	cl=$!
 	bgpids+=("$cl")
-	# The channel goes when the server ends: read its counter meanwhile.
+	# The count of the channel whose flow id has the client's address.  The
+	# new socket lives only until the stream is set up (iperf3 closes it
+	# then): vjchan-run's log tells that it was a channel too.
 	while kill -0 $cl 2>/dev/null; do
-		r=$(chan_rx ipv4 $port)
-		[ -n "$r" ] && [ "$r" -gt "$rx" ] && rx=$r
+		while read -r sa r; do
+			[ "$sa" = 192.0.2.2 ] && [ "$r" -gt "$rx" ] && rx=$r
+		done < <(chans_on ipv4 $port)
 		sleep 0.2
 	done
 	wait $cl
 	wait $srv
-	res=$(python3 - "$tmp/iperf3-s.out" "$tmp/iperf3-c.out" "$rx" <<-'PY' 2>&1
+	fw1=$(awk '$1 == "fw_claimed" { print $2 }' /proc/net/vjchan_pool)
+	n=$(grep -c "192.0.2.1:$port is a UDP channel" "$tmp/iperf3-s.out")
+	res=$(python3 - "$tmp/iperf3-s.out" "$tmp/iperf3-c.out" "$rx" "$n" \
+		"$((fw1 - fw0))" <<-'PY' 2>&1
 	import json, sys
 	def load(p):
 	    t = open(p).read()
 	    return json.loads(t[t.index("{"):])
-	s, c, rx = load(sys.argv[1]), load(sys.argv[2]), int(sys.argv[3])
+	s, c = load(sys.argv[1]), load(sys.argv[2])
+	rx, maxn, fw = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 	for who, j in (("server", s), ("client", c)):
 	    if j.get("error"):
 	        sys.exit("%s: %s" % (who, j["error"]))
@@ -163,9 +185,13 @@ t_iperf3() {
 	got = s["end"]["sum"]["packets"] - s["end"]["sum"]["lost_packets"]
 	if got < 100:
 	    sys.exit("server received %d of %d datagrams" % (got, sent))
-	if rx < got:
-	    sys.exit("the channel counted %d datagrams, the server received %d" % (rx, got))
-	print("sent %d received %d channel %d" % (sent, got, rx))
+	if maxn < 2:
+	    sys.exit("%d channel(s) bound to the port, want the connected one and the new one" % maxn)
+	if rx < 1:
+	    sys.exit("no datagram counted by a channel with the client's address in its flow id")
+	if fw < got:
+	    sys.exit("the channels took %d datagrams, the server received %d" % (fw, got))
+	print("sent %d received %d, taken by the channels %d (the connected one seen at %d), channels bound %d" % (sent, got, fw, rx, maxn))
 	PY
 	)
 	if [ $? -eq 0 ]; then
