@@ -2,15 +2,15 @@
 /*
  * Interface queries on a channel: the interposed ioctl().
  *
- * A UDP channel socket answers no ioctl() (EOPNOTSUPP), but programs ask
- * their UDP socket about network interfaces: dnsmasq turns the arrival
+ * A UDP channel socket answers FIONREAD (SIOCINQ) itself and passes other
+ * requests to its port holder, but programs ask their UDP socket about
+ * network interfaces, which a channel may refuse: dnsmasq turns the arrival
  * interface index of IP_PKTINFO into a name with SIOCGIFNAME on the socket
  * the query came in on.  Such a request depends only on the socket's
  * network namespace, so when a channel refuses one of the requests below
  * it is asked again of a new UDP socket of the same address family, made
  * in the calling thread's namespace.  Every other request, and every
- * request on any other descriptor, is the C library's ioctl() alone:
- * FIONREAD, SIOCINQ and SIOCOUTQ still fail on a channel.
+ * request on any other descriptor, is the C library's ioctl() alone.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
