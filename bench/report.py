@@ -16,7 +16,7 @@ import statistics
 import sys
 
 BASELINE = "udp-recvmmsg"
-ORDER = ["udp-recvmmsg", "packet-v3", "afxdp-copy", "afxdp-zc",
+ORDER = ["udp-recvmmsg", "udp-vjchan", "packet-v3", "afxdp-copy", "afxdp-zc",
          "vjchan-hook", "vjchan-filtered", "vjchan-sanctioned", "vjchan-xdp",
          "xdp-drop",
          "udp-recvmmsg@vjnet", "vjchan-driver@vjnet"]
@@ -171,6 +171,7 @@ def lat_table(rows):
 
 STAMPS = {
     "udp-recvmmsg": "SO_TIMESTAMPNS (CLOCK_REALTIME, at skb receive)",
+    "udp-vjchan": "SO_TIMESTAMPNS (CLOCK_REALTIME, in the hook)",
     "packet-v3": "tp_sec/tp_nsec (CLOCK_REALTIME, at skb receive)",
     "afxdp-copy": "none: AF_XDP has no receive time stamp",
     "afxdp-zc": "none: AF_XDP has no receive time stamp",

@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vjrx: receive through a UDP socket, the stack's own path.
+ * vjrx: receive through a UDP socket, the stack's own path, and through a
+ * UDP channel socket (AF_VJCHAN, VJ_PROTO_UDP4) with the same loop: the
+ * kernel takes the datagrams out of the channel's ring in recvmmsg().
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/vjchan.h>
 
 #include "rx.h"
+
+/* rx_mode.arg of the two modes here. */
+enum { UDP_SOCKET, UDP_CHANNEL };
 
 /* ---- udp-recvmmsg: a UDP socket, recvmmsg() batches of 64 ---------------- */
 
@@ -32,17 +39,31 @@ static int udp_open(struct rx *rx)
 	struct timeval tv = { 0, SLICE_MS * 1000 };
 	int one = 1, buf = 8 << 20, i;
 
+	struct vj_ring_req ring = { .entries = QUEUE_PKTS, .buf_size = 2048 };
+	uint32_t fw = VJ_BIND_FW_BYPASS;
+	bool chan = rx->mode->arg == UDP_CHANNEL;
+
 	if (!u)
 		return -ENOMEM;
 	rx->priv = u;
-	u->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	u->fd = chan ? socket(AF_VJCHAN, SOCK_DGRAM | SOCK_CLOEXEC, VJ_PROTO_UDP4) :
+		       socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (u->fd < 0) {
 		set_why(rx, "socket: %s", strerror(errno));
 		return -errno;
 	}
-	/* A queue like the others' (the kernel doubles the value). */
-	if (setsockopt(u->fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)) ||
-	    setsockopt(u->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	/*
+	 * A queue like the others': the socket's buffer (the kernel doubles
+	 * the value), or the channel's ring; the channel in bypass mode, as
+	 * vjchan-hook's, taken at the pre-routing hook.
+	 */
+	if (chan ? setsockopt(u->fd, SOL_VJCHAN, VJ_RING, &ring, sizeof(ring)) ||
+		   setsockopt(u->fd, SOL_VJCHAN, VJ_BIND_FLAGS, &fw, sizeof(fw)) :
+		   setsockopt(u->fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf))) {
+		set_why(rx, "setsockopt: %s", strerror(errno));
+		return -errno;
+	}
+	if (setsockopt(u->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 	    (rx->lat && setsockopt(u->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one,
 				   sizeof(one)))) {
 		set_why(rx, "setsockopt: %s", strerror(errno));
@@ -113,7 +134,17 @@ static void udp_drops(struct rx *rx)
 	struct udp_rx *u = rx->priv;
 	uint32_t mi[SK_MEMINFO_VARS];
 	socklen_t len = sizeof(mi);
+	struct vj_statistics st;
 
+	if (rx->mode->arg == UDP_CHANNEL) {
+		len = sizeof(st);
+		if (!getsockopt(u->fd, SOL_VJCHAN, VJ_STATISTICS, &st, &len))
+			snprintf(rx->drops, sizeof(rx->drops),
+				 "rx_ring_full=%llu rx_udp_bad_csum=%llu",
+				 (unsigned long long)st.rx_ring_full,
+				 (unsigned long long)st.rx_udp_bad_csum);
+		return;
+	}
 	if (!getsockopt(u->fd, SOL_SOCKET, SO_MEMINFO, mi, &len))
 		snprintf(rx->drops, sizeof(rx->drops), "sk_drops=%u",
 			 mi[SK_MEMINFO_DROPS]);
@@ -130,5 +161,10 @@ static void udp_close(struct rx *rx)
 
 const struct rx_mode rx_udp_recvmmsg = {
 	"udp-recvmmsg", "SO_TIMESTAMPNS: CLOCK_REALTIME at skb receive",
-	udp_open, udp_poll, NULL, udp_drops, udp_close, 0
+	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_SOCKET
+};
+
+const struct rx_mode rx_udp_vjchan = {
+	"udp-vjchan", "SO_TIMESTAMPNS: CLOCK_REALTIME at the pre-routing hook",
+	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL
 };

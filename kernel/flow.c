@@ -184,18 +184,32 @@ static void chan_unhash(struct vj_net *vn, struct vj_chan *chan)
 		vj_count(VJ_CNT_MASKS_NOMEM);
 }
 
+/* Whether a channel other than @except has @chan's flow id. */
+static bool flow_taken(struct vj_net *vn, const struct vj_chan *chan,
+		       const struct vj_chan *except)
+{
+	struct vj_chan *other;
+
+	hlist_for_each_entry(other, bucket(vn, &chan->key, chan->mask), hnode)
+		if (other != except && other->mask == chan->mask &&
+		    key_equal(&other->key, &chan->key))
+			return true;
+	return false;
+}
+
 /*
- * Bind @chan (key, mask, flow and ring already set) into @vn.
- * Returns 0, -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
+ * Put @chan (key, mask, flow and ring set) into the table and the channel
+ * list; @except, if not NULL, is a channel about to leave the table, whose
+ * flow id @chan may share.  Called with vn->lock held.  Returns 0,
+ * -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
  */
-int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
+static int chan_insert(struct vj_net *vn, struct vj_chan *chan,
+		       const struct vj_chan *except)
 {
 	unsigned int fam = chan->key.family;
-	struct hlist_head *head;
-	struct vj_chan *other;
 	int err;
 
-	mutex_lock(&vn->lock);
+	lockdep_assert_held(&vn->lock);
 	if (chan->key.ifindex) {
 		struct net_device *dev;
 
@@ -208,33 +222,64 @@ int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
 		err = (!dev || dev->reg_state != NETREG_REGISTERED) ? -ENODEV : 0;
 		rcu_read_unlock();
 		if (err)
-			goto out_unlock;
+			return err;
 	}
-
-	head = bucket(vn, &chan->key, chan->mask);
-	hlist_for_each_entry(other, head, hnode) {
-		if (other->mask == chan->mask &&
-		    key_equal(&other->key, &chan->key)) {
-			err = -EADDRINUSE;
-			goto out_unlock;
-		}
-	}
+	if (flow_taken(vn, chan, except))
+		return -EADDRINUSE;
 
 	err = vj_hook_register(vn);
 	if (err)
-		goto out_unlock;
-
+		return err;
 	if (!vn->mask_refs[fam][chan->mask]++) {
 		err = masks_rebuild(vn, fam);
 		if (err) {
 			vn->mask_refs[fam][chan->mask]--;
-			goto out_unlock;
+			return err;
 		}
 	}
-	hlist_add_head_rcu(&chan->hnode, head);
+	hlist_add_head_rcu(&chan->hnode, bucket(vn, &chan->key, chan->mask));
 	WRITE_ONCE(chan->hashed, true);
 	list_add_tail(&chan->list, &vn->channels);
-out_unlock:
+	return 0;
+}
+
+/*
+ * Bind @chan (key, mask, flow and ring already set) into @vn.
+ * Returns 0, -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
+ */
+int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
+{
+	int err;
+
+	mutex_lock(&vn->lock);
+	err = chan_insert(vn, chan, NULL);
+	mutex_unlock(&vn->lock);
+	return err;
+}
+
+/*
+ * Give @old's place to @new: a new flow id for the same ring and socket.
+ * @new has its key, mask, flow, ring and socket set, and no receive path
+ * can still see it (it was never in the table, or it left it a grace
+ * period ago).  @new is hashed before @old is unhashed, so a packet that
+ * matches both finds one of them at every moment.  Returns 0, -ENOENT if
+ * @old is not in the table (its device went away), or what vj_flow_bind()
+ * returns; on an error @old stays as it was.  The caller waits for a grace
+ * period before it reuses @old.
+ */
+int vj_flow_replace(struct vj_net *vn, struct vj_chan *old,
+		    struct vj_chan *new)
+{
+	int err = -ENOENT;
+
+	mutex_lock(&vn->lock);
+	if (old->hashed) {
+		err = chan_insert(vn, new, old);
+		if (!err) {
+			chan_unhash(vn, old);
+			list_del(&old->list);
+		}
+	}
 	mutex_unlock(&vn->lock);
 	return err;
 }

@@ -20,11 +20,13 @@
 #include <linux/module.h>
 #include <linux/net.h>
 #include <linux/poll.h>
+#include <linux/rcupdate.h>
 #include <linux/sockios.h>
 #include <linux/sockptr.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
+#include <net/tcp_states.h>
 
 #include "vj_firewall.h"
 #include "vj_flow.h"
@@ -48,56 +50,116 @@ static bool holder_has_port(const struct vj_udp_sock *us)
 }
 
 /*
- * Bind the channel's flow to the port (and address and device) the holder
- * holds.  Called with
- * vs->lock held, the holder bound and the channel not.
+ * The flow id of the holder's state: {family, IPPROTO_UDP, daddr = the
+ * bound address or any, dport = the port, ifindex = SO_BINDTODEVICE or the
+ * scope of a link-local IPv6 address}, and once connected saddr and sport =
+ * the peer's.  connect() of a wildcard-bound socket makes the local address
+ * it chose the bound address, as UDP does.
  */
-static int udp_bind_chan(struct vj_udp_sock *us)
+static void udp_holder_flow(struct vj_udp_sock *us, struct vj_flow *flow)
 {
-	struct vj_sock *vs = &us->vs;
 	struct sock *hsk = us->holder->sk;
-	struct vj_flow flow = {};
+	struct inet_sock *inet = inet_sk(hsk);
+
+	memset(flow, 0, sizeof(*flow));
+	flow->family = us->family;
+	flow->proto = IPPROTO_UDP;
+	lock_sock(hsk);
+	flow->dport = inet->inet_sport;
+	flow->ifindex = READ_ONCE(hsk->sk_bound_dev_if);
+	if (us->family == AF_INET)
+		flow->daddr.ip4 = inet->inet_rcv_saddr;
+	else
+		memcpy(flow->daddr.bytes, &hsk->sk_v6_rcv_saddr,
+		       sizeof(flow->daddr.bytes));
+	if (hsk->sk_state == TCP_ESTABLISHED) {
+		flow->sport = inet->inet_dport;
+		if (us->family == AF_INET)
+			flow->saddr.ip4 = inet->inet_daddr;
+		else
+			memcpy(flow->saddr.bytes, &hsk->sk_v6_daddr,
+			       sizeof(flow->saddr.bytes));
+	}
+	release_sock(hsk);
+}
+
+/*
+ * The slot not bound, once no receive path can still be reading it (see
+ * vj_udp.h).  Called with vs->lock held.
+ */
+static struct vj_chan *udp_spare_slot(struct vj_udp_sock *us)
+{
+	cond_synchronize_rcu(us->unhash_gp);
+	return us->chan == &us->vs.chan ? &us->alt : &us->vs.chan;
+}
+
+/* Fill the unbound slot @chan for @flow; the ring exists. */
+static int udp_fill_slot(struct vj_udp_sock *us, struct vj_chan *chan,
+			 const struct vj_flow *flow)
+{
 	struct vj_flow_key key;
 	u8 mask;
 	int err;
 
-	flow.family = us->family;
-	flow.proto = IPPROTO_UDP;
-	lock_sock(hsk);
-	flow.dport = inet_sk(hsk)->inet_sport;
-	/* SO_BINDTODEVICE, or the scope of a link-local IPv6 address. */
-	flow.ifindex = READ_ONCE(hsk->sk_bound_dev_if);
-	if (us->family == AF_INET)
-		flow.daddr.ip4 = inet_sk(hsk)->inet_rcv_saddr;
-	else
-		memcpy(flow.daddr.bytes, &hsk->sk_v6_rcv_saddr,
-		       sizeof(flow.daddr.bytes));
-	release_sock(hsk);
-
-	err = vj_flow_from_user(&flow, &key, &mask);
+	err = vj_flow_from_user(flow, &key, &mask);
 	if (err)
 		return err;
+	chan->key = key;
+	chan->mask = mask;
+	chan->flow = *flow;
+	chan->ring = us->vs.ring;
+	chan->fw_mode = us->fw_mode;
+	chan->transit = false;
+	/* Checksums without a device verdict are summed in recvmsg(). */
+	chan->csum_in_consumer = true;
+	return 0;
+}
+
+/* Take the channel out of the flow table.  Called with vs->lock held. */
+static void udp_unbind_chan(struct vj_udp_sock *us)
+{
+	struct vj_sock *vs = &us->vs;
+
+	if (!vs->bound)
+		return;
+	vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), us->chan);
+	us->unhash_gp = get_state_synchronize_rcu();
+	WRITE_ONCE(vs->bound, false);
+}
+
+/*
+ * Bind the channel's flow to the port (and address and device) the holder
+ * holds.  Called with vs->lock held, the holder bound and the channel not.
+ */
+static int udp_bind_chan(struct vj_udp_sock *us)
+{
+	struct vj_sock *vs = &us->vs;
+	struct vj_flow flow;
+	struct vj_chan *chan;
+	int err;
+
+	udp_holder_flow(us, &flow);
 	err = vj_sock_ensure_ring(vs);
 	if (err)
 		return err;
-	vs->chan.key = key;
-	vs->chan.mask = mask;
-	vs->chan.flow = flow;
-	vs->chan.fw_mode = us->fw_mode;
-	vs->chan.transit = false;
-	/* Checksums without a device verdict are summed in recvmsg(). */
-	vs->chan.csum_in_consumer = true;
-	err = vj_flow_bind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
-	if (!err)
-		WRITE_ONCE(vs->bound, true);
-	return err;
+	chan = udp_spare_slot(us);
+	err = udp_fill_slot(us, chan, &flow);
+	if (err)
+		return err;
+	err = vj_flow_bind(vj_pernet(sock_net(&vs->sk)), chan);
+	if (err)
+		return err;
+	us->chan = chan;
+	WRITE_ONCE(us->port, flow.dport);
+	WRITE_ONCE(vs->bound, true);
+	return 0;
 }
 
 /*
  * bind(): the holder first (UDP's checks and errors, and the port
  * reservation), then the channel.  If the channel cannot be bound (its flow
- * id is a raw channel's: EADDRINUSE) the holder keeps the port and a second
- * bind() fails with EINVAL, as on UDP; the socket should be closed.
+ * id is another channel's: EADDRINUSE) the holder keeps the port and a
+ * second bind() fails with EINVAL, as on UDP; the socket should be closed.
  */
 static int udp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 {
@@ -144,19 +206,36 @@ out_unlock:
 }
 
 /*
- * A disconnect (AF_UNSPEC) releases a port that was not bound explicitly
- * (UDP's rule); the channel lets go of it too, and the next send or
- * connect binds both again.
+ * After the holder's connect() or disconnect: give the channel the flow id
+ * of the holder's new state.  A disconnect (AF_UNSPEC) releases a port that
+ * was not bound explicitly (UDP's rule): the channel lets go of it too, and
+ * the next send or connect binds both again.  If the new flow id cannot be
+ * had (another channel has it, or no memory), the channel keeps the one it
+ * has: the peer filter of the receiving calls still applies.
  */
-static void udp_drop_lost_port(struct vj_udp_sock *us)
+static void udp_follow_holder(struct vj_udp_sock *us)
 {
 	struct vj_sock *vs = &us->vs;
+	struct vj_chan *spare;
+	struct vj_flow flow;
 
 	mutex_lock(&vs->lock);
-	if (vs->bound && !holder_has_port(us)) {
-		vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
-		WRITE_ONCE(vs->bound, false);
+	if (!vs->bound)
+		goto out_unlock;
+	if (!holder_has_port(us)) {
+		udp_unbind_chan(us);
+		goto out_unlock;
 	}
+	udp_holder_flow(us, &flow);
+	if (!memcmp(&flow, &us->chan->flow, sizeof(flow)))
+		goto out_unlock;
+	spare = udp_spare_slot(us);
+	if (udp_fill_slot(us, spare, &flow) ||
+	    vj_flow_replace(vj_pernet(sock_net(&vs->sk)), us->chan, spare))
+		goto out_unlock;
+	us->chan = spare;
+	us->unhash_gp = get_state_synchronize_rcu();
+out_unlock:
 	mutex_unlock(&vs->lock);
 }
 
@@ -176,8 +255,7 @@ static int udp_connect(struct socket *sock, struct sockaddr *uaddr,
 			return err;
 	}
 	err = us->holder->ops->connect(us->holder, uaddr, addr_len, flags);
-	if (unspec)
-		udp_drop_lost_port(us);
+	udp_follow_holder(us);
 	return err;
 }
 
@@ -317,11 +395,11 @@ static int udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
 
 /*
  * SOL_SOCKET (the socket has SOCK_CUSTOM_SOCKOPT, so every level comes
- * here).  Options that shape sending are set on the holder, then on the
- * channel socket so that getsockopt() reports them; SO_REUSEPORT is only
- * recorded (a UDP channel holds its port alone); socket filters are
- * refused, since no socket buffer reaches the channel; the rest apply to
- * the channel socket.
+ * here).  Options that shape sending or binding are set on the holder,
+ * then on the channel socket so that getsockopt() reports them
+ * (SO_REUSEPORT is only recorded there: the core refuses it on a socket
+ * that is not inet); socket filters are refused, since no socket buffer
+ * reaches the channel; the rest apply to the channel socket.
  */
 static int udp_set_sol_socket(struct socket *sock, int optname,
 			      sockptr_t optval, unsigned int optlen)
@@ -337,6 +415,10 @@ static int udp_set_sol_socket(struct socket *sock, int optname,
 			return -EINVAL;
 		if (copy_from_sockptr(&val, optval, sizeof(val)))
 			return -EFAULT;
+		err = sock_setsockopt(us->holder, SOL_SOCKET, optname,
+				      KERNEL_SOCKPTR(&val), sizeof(val));
+		if (err)
+			return err;
 		lock_sock(sock->sk);
 		sock->sk->sk_reuseport = !!val;
 		release_sock(sock->sk);
@@ -346,6 +428,7 @@ static int udp_set_sol_socket(struct socket *sock, int optname,
 	case SO_ATTACH_REUSEPORT_CBPF:
 	case SO_ATTACH_REUSEPORT_EBPF:
 		return -EOPNOTSUPP;
+	case SO_REUSEADDR:
 	case SO_SNDBUF:
 	case SO_SNDBUFFORCE:
 	case SO_BROADCAST:
@@ -484,7 +567,9 @@ static int udp_release(struct socket *sock)
 	if (!sk)
 		return 0;
 	us = vj_udp_sk(sk);
-	vj_sock_unbind(&us->vs);
+	mutex_lock(&us->vs.lock);
+	udp_unbind_chan(us);
+	mutex_unlock(&us->vs.lock);
 	sock_release(us->holder);
 	us->holder = NULL;
 	vj_sock_put(sock);
@@ -563,6 +648,10 @@ int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 	/* SOL_SOCKET options come to udp_setsockopt(). */
 	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
 	us = vj_udp_sk(sk);
+	us->alt.sk = sk;
+	INIT_LIST_HEAD(&us->alt.list);
+	us->chan = &us->vs.chan;
+	us->unhash_gp = get_completed_synchronize_rcu();
 	us->holder = holder;
 	us->family = family;
 	us->fw_mode = VJ_BIND_FW_FILTERED;

@@ -148,7 +148,7 @@ static enum vj_consumed udp_check(struct vj_udp_sock *us,
 	ulen = ntohs(uh.len);
 	/* Bytes after the UDP length are padding, as UDP trims them. */
 	if (ulen < sizeof(uh) || ulen > iplen - off ||
-	    uh.dest != us->vs.chan.flow.dport)
+	    uh.dest != READ_ONCE(us->port))
 		return VJ_DROP_UDP_MALFORMED;
 
 	if (!(d->flags & VJ_DESC_F_CSUM_OK)) {

@@ -7,7 +7,10 @@
  * specifies.  A lookup tries, per address family, each mask that some
  * channel uses, most specific first, and stops at the first hit: a tuple
  * space search.  Readers (the receive paths) run under RCU and take no lock;
- * writers (bind, close, device removal) hold vj_net->lock.
+ * writers (bind, close, device removal, a UDP channel's connect) hold
+ * vj_net->lock.  A channel's key never changes while it is in the table:
+ * a new flow id for a bound channel is a second struct vj_chan that takes
+ * the first one's place (vj_flow_replace()).
  */
 #ifndef _VJ_FLOW_H
 #define _VJ_FLOW_H
@@ -94,6 +97,8 @@ int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,
 struct vj_chan *vj_flow_lookup(struct vj_net *vn,
 			       const struct vj_flow_key *pkt);
 int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan);
+int vj_flow_replace(struct vj_net *vn, struct vj_chan *old,
+		    struct vj_chan *new);
 void vj_flow_unbind(struct vj_net *vn, struct vj_chan *chan);
 void vj_flow_dev_gone(struct vj_net *vn, int ifindex);
 void vj_flow_net_init(struct vj_net *vn, struct net *net);

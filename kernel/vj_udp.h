@@ -31,9 +31,13 @@ struct socket;
 
 struct vj_udp_sock {
 	struct vj_sock vs;	/* must be first */
+	struct vj_chan alt;	/* the second flow id slot, beside vs.chan */
+	struct vj_chan *chan;	/* the slot bound while vs.bound */
+	unsigned long unhash_gp; /* RCU state when a slot last left the table */
 	struct socket *holder;	/* the port holder, for the socket's life */
 	struct mutex rx_lock;	/* receiving calls */
 	int family;		/* AF_INET or AF_INET6 */
+	__be16 port;		/* the bound port, for the receiving calls */
 	u16 fw_mode;		/* VJ_BIND_FW_* for the bind */
 	bool pktinfo;		/* IP_PKTINFO / IPV6_RECVPKTINFO */
 };

@@ -20,6 +20,11 @@ pkgs=(
 	qemu-system-x86 busybox-static kmod xz-utils cpio
 	# what the tests run in the guest
 	iproute2 nftables iptables ethtool python3 iputils-ping procps
+	# programs of others that tests/run.sh runs under vjchan-run: dnsmasq-base
+	# is the daemon without the dnsmasq package's service, iperf3's service
+	# stays off (its debconf question defaults to no), dig is in
+	# bind9-dnsutils
+	socat iperf3 dnsmasq-base bind9-dnsutils
 	# static checks (checkpatch.pl itself comes from linux-source-6.12)
 	sparse
 	# XDP programs and the benchmark's receivers and chart

@@ -16,6 +16,10 @@
 #   INSTALL_VERSION_NODE the loader refuses that program with an older
 #                        library whose symbols lack the VJCHAN_0.1 node
 #   INSTALL_TOOLS        the installed tools run
+#   INSTALL_RUN          the installed vjchan-run finds the installed
+#                        libvjchan-run.so, which exports bind() and ioctl(); with
+#                        no vjchan in this kernel, bind() fails with a clear
+#                        message, and --fallback binds an ordinary socket
 #   INSTALL_MANPAGES     a page per tool, each option of --help in it,
 #                        no formatter warnings
 #   INSTALL_PREFIX       the default PREFIX is /usr/local
@@ -42,6 +46,7 @@ fail() {
 version=$(sed -n 's/^VERSION[[:space:]]*:= *//p' lib/Makefile)
 expected="usr/bin/vjchan-ctl
 usr/bin/vjchan-recv
+usr/bin/vjchan-run
 usr/bin/vjchan-send
 usr/bin/vjchan-stat
 usr/bin/vjchan-xdp
@@ -52,7 +57,9 @@ usr/lib/libvjchan.so
 usr/lib/libvjchan.so.0
 usr/lib/libvjchan.so.$version
 usr/lib/pkgconfig/libvjchan.pc
+usr/lib/vjchan/libvjchan-run.so
 usr/share/man/man1/vjchan-recv.1
+usr/share/man/man1/vjchan-run.1
 usr/share/man/man1/vjchan-send.1
 usr/share/man/man3/libvjchan.3
 usr/share/man/man7/vjchan.7
@@ -153,7 +160,7 @@ fi
 cd "$top"
 
 why=
-for t in vjchan-recv vjchan-send vjchan-stat; do
+for t in vjchan-recv vjchan-send vjchan-stat vjchan-run; do
 	"$dest/usr/bin/$t" --help >/dev/null 2>&1 || why+="$t --help failed; "
 done
 mkdir -p "$work/proc"
@@ -170,10 +177,53 @@ else
 	ok INSTALL_TOOLS
 fi
 
+# The host kernel has no vjchan (nothing is ever loaded here), so the
+# library's bind() must fail, and say why, unless --fallback.
+bind_py='
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try:
+    s.bind(("127.0.0.1", 0))
+except OSError as e:
+    sys.exit("errno %d" % e.errno)
+print(s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN))
+'
+run=$dest/usr/bin/vjchan-run
+runlib=$dest/usr/lib/vjchan/libvjchan-run.so
+why=
+if python3 -c 'import socket; socket.socket(19, socket.SOCK_DGRAM, 1)' 2>/dev/null; then
+	echo "skip INSTALL_RUN: this kernel has AF_VJCHAN UDP channels"
+else
+	exports=$(readelf -W --dyn-syms "$runlib" 2>&1 | sort -k8 |
+		  awk '$7 != "UND" && $5 == "GLOBAL" && $4 == "FUNC" { print $8 }')
+	[ "$(echo $exports)" = "bind ioctl" ] || why+="libvjchan-run.so exports '$(echo $exports)', not bind and ioctl only; "
+	out=$("$run" -p 0 /usr/bin/python3 -c "$bind_py" 2>&1)
+	st=$?
+	[ "$st" -ne 0 ] && grep -q 'errno 97' <<<"$out" &&
+		grep -q 'cannot create a UDP channel socket.*vjchan module loaded' <<<"$out" ||
+		why+="without vjchan: status $st, '$(echo $out)'; "
+	out=$("$run" -f -p 0 /usr/bin/python3 -c "$bind_py" 2>/dev/null)
+	[ "$out" = 2 ] || why+="--fallback: '$out', not an AF_INET socket bound; "
+	out=$("$run" -p 1 /usr/bin/python3 -c "$bind_py" 2>&1)
+	[ "$out" = 2 ] || why+="unselected port: '$out'; "
+	"$run" -p 5-1 true 2>/dev/null
+	[ $? -eq 125 ] || why+="--ports 5-1 did not exit 125; "
+	"$run" -m nosuch true 2>/dev/null
+	[ $? -eq 125 ] || why+="--mode nosuch did not exit 125; "
+	"$run" /nonexistent 2>/dev/null
+	[ $? -eq 127 ] || why+="a missing program did not exit 127; "
+	if [ -n "$why" ]; then
+		fail INSTALL_RUN "$why"
+	else
+		ok INSTALL_RUN
+	fi
+fi
+
 # Each tool's page names every long option of its --help, and formats
 # without warnings (man --warnings: groff's -ww).
 why=
 declare -A page=([vjchan-recv]=man1/vjchan-recv.1 [vjchan-send]=man1/vjchan-send.1
+		 [vjchan-run]=man1/vjchan-run.1
 		 [vjchan-stat]=man8/vjchan-stat.8 [vjchan-xdp]=man8/vjchan-xdp.8)
 for t in "${!page[@]}"; do
 	p=$dest/usr/share/man/${page[$t]}

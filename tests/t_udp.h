@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* UDP channel sockets: helpers shared by t_udp.c and t_udp2.c. */
+/* UDP channel sockets: helpers shared by t_udp.c, t_udp2.c and t_udp3.c. */
 #ifndef _VJ_T_UDP_H
 #define _VJ_T_UDP_H
 

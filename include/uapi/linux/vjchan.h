@@ -50,7 +50,16 @@
  *	recvmsg() and the other receive calls: the kernel consumes the ring
  *	in the receiving call, verifying the IP and UDP headers and the
  *	checksum there.  Sending goes through the port holder.  Needs no
- *	capability.  See vjchan(7), "UDP channel sockets".
+ *	capability.  Its flow id is {family, IPPROTO_UDP, daddr = the bound
+ *	address or any, dport = the port}; connect() narrows it to the peer
+ *	(saddr and sport = the peer's, daddr = the local address connect()
+ *	chose for a wildcard-bound socket) and a disconnect widens it back,
+ *	unless another channel has the new flow id: the channel then keeps
+ *	its own.  SO_REUSEADDR and SO_REUSEPORT apply to the port as on UDP,
+ *	but a flow id has one channel: of two unconnected UDP channels on the
+ *	same address and port, the second bind fails with EADDRINUSE; once
+ *	the first is connected, the second binds beside it.  See vjchan(7),
+ *	"UDP channel sockets".
  */
 #define VJ_PROTO_RAW		0
 #define VJ_PROTO_UDP4		1

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDP channel sockets sharing a port: connect() narrows the channel's flow
+ * id to its peer, so a second channel bound with SO_REUSEADDR or
+ * SO_REUSEPORT takes the other datagrams of the port; the bind rules
+ * against channels and ordinary UDP sockets; disconnect; close of either
+ * channel.  Ordinary UDP sockets in the same arrangement on another port
+ * are the reference wherever UDP's behaviour is the contract.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "t_udp.h"
+
+enum reuse { R_NONE, R_ADDR, R_PORT };
+
+static const char *const reuse_name[] = {
+	[R_NONE] = "no option", [R_ADDR] = "SO_REUSEADDR",
+	[R_PORT] = "SO_REUSEPORT",
+};
+
+static const char *any_of(int family)
+{
+	return family == AF_INET ? "0.0.0.0" : "::";
+}
+
+static const char *lo_of(int family)
+{
+	return family == AF_INET ? "127.0.0.1" : "::1";
+}
+
+static void set_reuse(int fd, enum reuse r)
+{
+	int one = 1;
+
+	if (r == R_ADDR)
+		EXPECT_OK(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one,
+				     sizeof(one)), "SO_REUSEADDR");
+	else if (r == R_PORT)
+		EXPECT_OK(setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one,
+				     sizeof(one)), "SO_REUSEPORT");
+}
+
+/* A socket (channel or ordinary) with option r, bound to any:port. */
+static int bound(int family, bool chan, enum reuse r, uint16_t port)
+{
+	int fd = chan ? udp_chan(family) : udp_plain(family);
+
+	set_reuse(fd, r);
+	EXPECT_OK(udp_bind_to(fd, any_of(family), port), "bind %s %s to %u",
+		  chan ? "channel" : "UDP socket", reuse_name[r], port);
+	return fd;
+}
+
+static void connect_to(int fd, const char *addr, uint16_t port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	parse_addr(addr, port, &ss, &len);
+	EXPECT_OK(connect(fd, (struct sockaddr *)&ss, len), "connect %s:%u",
+		  addr, port);
+}
+
+static void disconnect(int fd)
+{
+	struct sockaddr sa = { .sa_family = AF_UNSPEC };
+
+	EXPECT_OK(connect(fd, &sa, sizeof(sa)), "connect AF_UNSPEC");
+}
+
+/* The channel's source address and port in /proc/net/vjchan ("*": any). */
+static void proc_src(int fd, char *saddr, char *sport)
+{
+	char f[24][64];
+
+	CHECK(proc_chan_find(sock_ino(fd), f, 24) > 7,
+	      "channel (inode %lu) not in /proc/net/vjchan", sock_ino(fd));
+	strcpy(saddr, f[3]);
+	strcpy(sport, f[4]);
+}
+
+static void expect_src(int fd, const char *saddr, uint16_t sport,
+		       const char *what)
+{
+	char a[64], p[64], want[16] = "*";
+
+	if (sport)
+		snprintf(want, sizeof(want), "%u", sport);
+	proc_src(fd, a, p);
+	CHECK(!strcmp(a, saddr) && !strcmp(p, want),
+	      "%s: flow id source %s port %s, want %s port %s", what, a, p,
+	      saddr, want);
+}
+
+/* The next datagram on fd within ms: its sequence number, or -1. */
+static long next_seq(int fd, int ms)
+{
+	uint32_t seq, len;
+
+	if (!udp_recv_seq(fd, ms, &seq, &len))
+		return -1;
+	return seq;
+}
+
+static void expect_seq(int fd, long want, const char *what)
+{
+	long got = next_seq(fd, want < 0 ? 100 : 2000);
+
+	CHECK(got == want, "%s: got datagram %ld, want %ld", what, got, want);
+}
+
+static void expect_stats(int fd, uint64_t rx, uint64_t not_peer,
+			 const char *what)
+{
+	struct vj_statistics st = vj_get_stats(fd);
+
+	CHECK(st.rx_packets == rx && st.rx_udp_not_peer == not_peer &&
+	      !st.rx_udp_malformed && !st.rx_udp_bad_csum && !st.rx_ring_full,
+	      "%s: rx_packets %llu (want %llu), not_peer %llu (want %llu), "
+	      "malformed %llu, bad_csum %llu, ring_full %llu", what,
+	      (unsigned long long)st.rx_packets, (unsigned long long)rx,
+	      (unsigned long long)st.rx_udp_not_peer,
+	      (unsigned long long)not_peer,
+	      (unsigned long long)st.rx_udp_malformed,
+	      (unsigned long long)st.rx_udp_bad_csum,
+	      (unsigned long long)st.rx_ring_full);
+}
+
+/*
+ * The peer and a stranger, each an ordinary socket bound on loopback.
+ */
+struct senders {
+	int peer, other;
+	uint16_t pp, po;
+};
+
+static void senders_open(struct senders *s, int family, uint16_t pp,
+			 uint16_t po)
+{
+	s->pp = pp;
+	s->po = po;
+	s->peer = udp_plain(family);
+	s->other = udp_plain(family);
+	EXPECT_OK(udp_bind_to(s->peer, lo_of(family), pp), "bind peer");
+	EXPECT_OK(udp_bind_to(s->other, lo_of(family), po), "bind stranger");
+}
+
+static void senders_close(struct senders *s)
+{
+	close(s->peer);
+	close(s->other);
+}
+
+/*
+ * A connected socket and a wildcard one beside it on the same port, both
+ * with SO_REUSEADDR (or both SO_REUSEPORT): the connected one gets its
+ * peer's datagrams, the other one the rest.  Channels on port P, ordinary
+ * sockets on port Q, the same datagrams to both.
+ */
+static int narrow(int family, enum reuse r)
+{
+	const char *lo = lo_of(family);
+	uint16_t p = tport(0), q = tport(1);
+	struct senders s;
+	int ca, cb, ua, ub, i;
+	char sa[64], sp[64];
+
+	senders_open(&s, family, tport(2), tport(3));
+	ca = bound(family, true, r, p);
+	ua = bound(family, false, r, q);
+	expect_src(ca, "*", 0, "bound");
+	connect_to(ca, lo, s.pp);
+	connect_to(ua, lo, s.pp);
+	expect_src(ca, lo, s.pp, "connected");
+	/* connect() chose the local address: the flow id has it too. */
+	{
+		char f[24][64];
+
+		proc_chan_find(sock_ino(ca), f, 24);
+		CHECK(!strcmp(f[5], lo), "connected: flow id daddr %s, want %s",
+		      f[5], lo);
+	}
+	cb = bound(family, true, r, p);
+	ub = bound(family, false, r, q);
+	proc_src(cb, sa, sp);
+	CHECK(!strcmp(sa, "*") && !strcmp(sp, "*"),
+	      "wildcard channel: flow id source %s port %s", sa, sp);
+
+	for (i = 0; i < 3; i++) {
+		udp_send_to(s.peer, lo, p, 100 + i, 32);
+		udp_send_to(s.other, lo, p, 200 + i, 32);
+		udp_send_to(s.peer, lo, q, 100 + i, 32);
+		udp_send_to(s.other, lo, q, 200 + i, 32);
+	}
+	for (i = 0; i < 3; i++) {
+		expect_seq(ua, 100 + i, "UDP, connected");
+		expect_seq(ub, 200 + i, "UDP, wildcard");
+		expect_seq(ca, 100 + i, "channel, connected");
+		expect_seq(cb, 200 + i, "channel, wildcard");
+	}
+	expect_seq(ua, -1, "UDP, connected, drained");
+	expect_seq(ub, -1, "UDP, wildcard, drained");
+	expect_seq(ca, -1, "channel, connected, drained");
+	expect_seq(cb, -1, "channel, wildcard, drained");
+	expect_stats(ca, 3, 0, "connected channel");
+	expect_stats(cb, 3, 0, "wildcard channel");
+
+	/* Replies leave from the shared port. */
+	CHECK(send(ca, "r", 1, 0) == 1, "send: %s", errname(errno));
+	{
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		char b[8];
+
+		CHECK(recvfrom(s.peer, b, sizeof(b), 0, (struct sockaddr *)&from,
+			       &fl) == 1 &&
+		      ntohs(((struct sockaddr_in *)&from)->sin_port) == p,
+		      "peer did not get the reply from port %u", p);
+	}
+	close(ca);
+	close(cb);
+	close(ua);
+	close(ub);
+	senders_close(&s);
+	return 0;
+}
+
+static int t_narrow4(void)
+{
+	return narrow(AF_INET, R_ADDR);
+}
+
+static int t_narrow6(void)
+{
+	return narrow(AF_INET6, R_ADDR);
+}
+
+static int t_narrow_reuseport4(void)
+{
+	return narrow(AF_INET, R_PORT);
+}
+
+/*
+ * The second bind of a port, for each pair of options on the first and
+ * the second socket: a channel after a channel, an ordinary socket after a
+ * channel and a channel after an ordinary socket all get UDP's answer for
+ * two ordinary sockets, except two unconnected channels with a reuse
+ * option on the same address and port: they would have the same flow id,
+ * which one channel holds, so the second bind fails with EADDRINUSE and
+ * its holder keeps the port (a second bind is EINVAL); closing it frees
+ * the port again.
+ */
+static int reuse_rules(int family)
+{
+	static const char *const kind[] = { "UDP", "channel" };
+	unsigned int n = 0;
+	enum reuse r1, r2;
+	int first, second;
+
+	for (first = 0; first < 2; first++)
+	for (second = 0; second < 2; second++)
+	for (r1 = R_NONE; r1 <= R_PORT; r1++)
+	for (r2 = R_NONE; r2 <= R_PORT; r2++) {
+		uint16_t p = tport(4), q = tport(5);
+		int a, b, ua, ub, rc, ec, ru, eu;
+		bool same_flow;
+
+		step("%s %s, then %s %s", kind[first], reuse_name[r1],
+		     kind[second], reuse_name[r2]);
+		/* The reference: two ordinary sockets. */
+		ua = bound(family, false, r1, q);
+		ub = udp_plain(family);
+		set_reuse(ub, r2);
+		ru = udp_bind_to(ub, any_of(family), q);
+		eu = errno;
+		a = bound(family, first, r1, p);
+		b = second ? udp_chan(family) : udp_plain(family);
+		set_reuse(b, r2);
+		rc = udp_bind_to(b, any_of(family), p);
+		ec = errno;
+		same_flow = first && second && !ru;
+		if (same_flow) {
+			CHECK(rc == -1 && ec == EADDRINUSE,
+			      "%s %s, then %s %s: bind %d (%s), want EADDRINUSE (one flow id)",
+			      kind[first], reuse_name[r1], kind[second],
+			      reuse_name[r2], rc, rc ? errname(ec) : "-");
+			EXPECT_ERR(udp_bind_to(b, any_of(family), p), EINVAL,
+				   "second bind after EADDRINUSE");
+			n++;
+		} else {
+			CHECK(rc == ru && (!rc || ec == eu),
+			      "%s %s, then %s %s: UDP %d (%s), here %d (%s)",
+			      kind[first], reuse_name[r1], kind[second],
+			      reuse_name[r2], ru, ru ? errname(eu) : "-", rc,
+			      rc ? errname(ec) : "-");
+		}
+		close(a);
+		close(b);
+		close(ua);
+		close(ub);
+		/* Everything is released: the port binds without options. */
+		a = udp_plain(family);
+		EXPECT_OK(udp_bind_to(a, any_of(family), p),
+			  "port free after closing both");
+		close(a);
+	}
+	/* Both options on both channels: the two with the same option. */
+	CHECK(n == 2, "%u pairs of channels with one flow id, want 2", n);
+	return 0;
+}
+
+static int t_reuse_rules4(void)
+{
+	return reuse_rules(AF_INET);
+}
+
+static int t_reuse_rules6(void)
+{
+	return reuse_rules(AF_INET6);
+}
+
+static void other_uid(void *arg)
+{
+	uint16_t port = *(uint16_t *)arg;
+	int fd;
+
+	EXPECT_OK(setresuid(65534, 65534, 65534), "setresuid");
+	fd = udp_plain(AF_INET);
+	set_reuse(fd, R_PORT);
+	EXPECT_ERR(udp_bind_to(fd, "0.0.0.0", port), EADDRINUSE,
+		   "SO_REUSEPORT bind by another user");
+	close(fd);
+}
+
+/* SO_REUSEPORT shares a port with the same user only, as on UDP. */
+static int t_reuseport_uid(void)
+{
+	uint16_t p = tport(0), q = tport(1);
+	int c, u, v;
+
+	u = bound(AF_INET, false, R_PORT, q);
+	in_child(other_uid, &q);
+	c = bound(AF_INET, true, R_PORT, p);
+	in_child(other_uid, &p);
+	v = bound(AF_INET, false, R_PORT, p);
+	close(v);
+	close(c);
+	close(u);
+	return 0;
+}
+
+/*
+ * Disconnect widens the flow id back and the channel takes every sender's
+ * datagrams again; if another channel holds the wildcard flow id by then,
+ * the disconnected channel keeps its peer's (and still returns 0, as UDP).
+ * A connect whose flow id another channel has leaves the flow id as it
+ * was, and the peer filter of the receiving calls drops the rest.
+ */
+static int t_disconnect(void)
+{
+	const char *lo = "127.0.0.1";
+	uint16_t p = tport(0);
+	struct senders s;
+	int a, b;
+
+	senders_open(&s, AF_INET, tport(2), tport(3));
+	a = bound(AF_INET, true, R_ADDR, p);
+	connect_to(a, lo, s.pp);
+	expect_src(a, lo, s.pp, "connected");
+	disconnect(a);
+	expect_src(a, "*", 0, "disconnected");
+	udp_send_to(s.other, lo, p, 1, 20);
+	expect_seq(a, 1, "disconnected, from the stranger");
+
+	connect_to(a, lo, s.pp);
+	b = bound(AF_INET, true, R_ADDR, p);
+	disconnect(a);
+	expect_src(a, lo, s.pp, "disconnected beside a wildcard channel");
+	udp_send_to(s.peer, lo, p, 2, 20);
+	udp_send_to(s.other, lo, p, 3, 20);
+	expect_seq(a, 2, "the former peer's");
+	expect_seq(b, 3, "the stranger's, on the wildcard channel");
+	expect_seq(a, -1, "nothing more on the first");
+
+	/* b connects to a's peer: that flow id is a's; b keeps its own. */
+	connect_to(b, lo, s.pp);
+	expect_src(b, "*", 0, "connected to a peer another channel has");
+	udp_send_to(s.other, lo, p, 4, 20);
+	udp_send_to(s.peer, lo, p, 5, 20);
+	expect_seq(a, 5, "the peer's, on the first");
+	expect_seq(b, -1, "the stranger's, not the connected socket's");
+	expect_stats(b, 2, 1, "the second channel");
+	expect_stats(a, 3, 0, "the first channel");
+
+	/* Reconnecting to another peer moves the flow id. */
+	connect_to(a, lo, s.po);
+	expect_src(a, lo, s.po, "reconnected");
+	udp_send_to(s.other, lo, p, 6, 20);
+	expect_seq(a, 6, "the new peer's");
+	close(a);
+	close(b);
+	senders_close(&s);
+	return 0;
+}
+
+/*
+ * Datagrams queued before connect() stay in the ring; the receiving call
+ * drops and counts the ones not from the peer.  Those sent after it never
+ * reach the channel: the stranger gets port unreachable, as from UDP.
+ */
+static int t_queued_not_peer(void)
+{
+	const char *lo = "127.0.0.1";
+	uint16_t p = tport(0);
+	struct senders s;
+	uint8_t buf[64];
+	int c;
+
+	senders_open(&s, AF_INET, tport(2), tport(3));
+	c = bound(AF_INET, true, R_NONE, p);
+	udp_send_to(s.other, lo, p, 1, 20);
+	udp_send_to(s.peer, lo, p, 2, 20);
+	udp_send_to(s.other, lo, p, 3, 20);
+	CHECK(WAIT_FOR(vj_get_stats(c).rx_packets == 3, 2000),
+	      "rx_packets %llu, want 3",
+	      (unsigned long long)vj_get_stats(c).rx_packets);
+	connect_to(c, lo, s.pp);
+	connect_to(s.other, lo, p);
+	CHECK(send(s.other, "x", 1, 0) == 1, "stranger send: %s",
+	      errname(errno));
+	expect_seq(c, 2, "the peer's queued datagram");
+	expect_seq(c, -1, "nothing after it");
+	expect_stats(c, 3, 2, "after connect");
+	msleep(50);
+	EXPECT_ERR(recv(s.other, buf, sizeof(buf), MSG_DONTWAIT), ECONNREFUSED,
+		   "stranger after sending to the connected channel");
+	close(c);
+	senders_close(&s);
+	return 0;
+}
+
+/*
+ * Closing either of a connected channel and a wildcard one on the same
+ * port leaves the other working, and the port held by the holder that
+ * remains (with its reuse option); closing both frees it.
+ */
+static int close_one(bool close_connected)
+{
+	const char *lo = "127.0.0.1";
+	uint16_t p = tport(0);
+	struct senders s;
+	int a, b, keep, u;
+
+	senders_open(&s, AF_INET, tport(2), tport(3));
+	a = bound(AF_INET, true, R_ADDR, p);
+	connect_to(a, lo, s.pp);
+	b = bound(AF_INET, true, R_ADDR, p);
+	udp_send_to(s.peer, lo, p, 1, 20);
+	udp_send_to(s.other, lo, p, 2, 20);
+	expect_seq(a, 1, "connected, before");
+	expect_seq(b, 2, "wildcard, before");
+	if (close_connected) {
+		close(a);
+		keep = b;
+		udp_send_to(s.peer, lo, p, 3, 20);
+		udp_send_to(s.other, lo, p, 4, 20);
+		expect_seq(b, 3, "wildcard, the former peer's");
+		expect_seq(b, 4, "wildcard, the stranger's");
+		expect_stats(b, 3, 0, "wildcard channel");
+	} else {
+		close(b);
+		keep = a;
+		udp_send_to(s.other, lo, p, 3, 20);
+		udp_send_to(s.peer, lo, p, 4, 20);
+		expect_seq(a, 4, "connected, the peer's");
+		expect_seq(a, -1, "connected, nothing else");
+		expect_stats(a, 2, 0, "connected channel");
+	}
+	u = udp_plain(AF_INET);
+	EXPECT_ERR(udp_bind_to(u, "0.0.0.0", p), EADDRINUSE,
+		   "ordinary bind without SO_REUSEADDR, one channel left");
+	close(u);
+	u = bound(AF_INET, false, R_ADDR, p);
+	close(u);
+	close(keep);
+	u = bound(AF_INET, false, R_NONE, p);
+	close(u);
+	senders_close(&s);
+	return 0;
+}
+
+static int t_close_connected(void)
+{
+	return close_one(true);
+}
+
+static int t_close_wildcard(void)
+{
+	return close_one(false);
+}
+
+const struct vj_case udp3_cases[] = {
+	VJ_CASE("UDP_CONNECT_NARROWS4", t_narrow4),
+	VJ_CASE("UDP_CONNECT_NARROWS6", t_narrow6),
+	VJ_CASE("UDP_CONNECT_NARROWS_REUSEPORT", t_narrow_reuseport4),
+	VJ_CASE("UDP_REUSE_RULES4", t_reuse_rules4),
+	VJ_CASE("UDP_REUSE_RULES6", t_reuse_rules6),
+	VJ_CASE("UDP_REUSEPORT_OTHER_USER", t_reuseport_uid),
+	VJ_CASE("UDP_DISCONNECT", t_disconnect),
+	VJ_CASE("UDP_QUEUED_NOT_PEER", t_queued_not_peer),
+	VJ_CASE("UDP_CLOSE_CONNECTED", t_close_connected),
+	VJ_CASE("UDP_CLOSE_WILDCARD", t_close_wildcard),
+	{ NULL }
+};
