@@ -28,6 +28,7 @@
 # host (other jobs) do not always hit the same method.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 : "${VJ_OUT:?run me in the guest through scripts/vm.sh}"
 [ "${VJ_IN_VM:-}" = 1 ] || { echo "guest.sh: guest only" >&2; exit 2; }
@@ -54,13 +55,7 @@ smp=$(nproc)
 # to another driver) and set it up to receive only: no IPv6 chatter, no ARP
 # for the sender.  Sets $ifname.
 nic_up() {
-	local d
-	ifname=
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address" 2>/dev/null)" = 52:54:00:12:34:10 ] &&
-			ifname=${d##*/}
-	done
-	[ -n "$ifname" ] || { echo "guest.sh: no NIC with MAC 52:54:00:12:34:10" >&2; exit 1; }
+	ifname=$(bench_by_mac 52:54:00:12:34:10) || exit 1
 	echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
 	ip link set "$ifname" up
 	ip addr add 203.0.113.1/24 dev "$ifname"
