@@ -43,6 +43,7 @@
 #include <netinet/in.h>
 
 #include "common.h"
+#include "measure.h"
 #include "csum.h"
 #include "pattern.h"
 #include "util.h"
@@ -87,11 +88,6 @@ struct counts {
 	uint64_t	bad;		/* malformed, bad checksum or pattern */
 	uint64_t	stale;		/* an earlier cell's frames */
 	uint64_t	calls;		/* receive calls that returned packets */
-};
-
-struct cpu {
-	unsigned long long	user, nice, sys, idle, iowait, irq, softirq,
-				steal;
 };
 
 struct snap {
