@@ -83,6 +83,7 @@ bench_build() {
 	eval "$("$bench_top/scripts/fetch-kernel.sh")"
 	make -s -C "$bench_top/kernel" KDIR="$VJ_KDIR" >/dev/null
 	make -s -C "$bench_top/lib" libvjchan.a
+	make -s -C "$bench_top/tools"	# vjchan-run, for bench/iperf.sh
 	make -s -C "$bench_dir"
 }
 
