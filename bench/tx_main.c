@@ -6,8 +6,8 @@
  * binds BENCH_DST_IP:BENCH_DPORT, connects to BENCH_SRC_IP:BENCH_SPORT (the
  * host, behind the benchmark NIC's static neighbour entry) and sends
  * sendmmsg() batches of 64 datagrams carrying the benchmark pattern, flat
- * out or at -r frames a second: warm-up, then the measurement window, then
- * it stops.  The frames of the window carry BENCH_WIN_BIT in their counter.
+ * out or at -r datagrams a second (a batch of 64 whenever 64 are due):
+ * warm-up, then the measurement window, then it stops.  The frames of the window carry BENCH_WIN_BIT in their counter.
  * The host's sink (vjgen -R) checks and counts every frame that comes out
  * of the NIC, so the row has both what the sender handed to the kernel and
  * what reached the other side of the NIC.
@@ -138,7 +138,6 @@ static int tx_loop(struct tx *tx)
 	double t0 = mono(), t, next = 0;
 	double w0 = t0 + tx->warmup, w1 = w0 + tx->seconds;
 	int in_win = 0, i, n;
-	unsigned long due;
 
 	for (;;) {
 		t = mono();
@@ -150,12 +149,13 @@ static int tx_loop(struct tx *tx)
 			snap(tx, &tx->s1);
 			return 0;
 		}
-		due = bench_due(t0, t, tx->rate, tx->sent, BATCH, &next);
-		if (!due) {
+		/* At a fixed rate too, whole batches: wait until 64 are due. */
+		next = tx->rate ? t0 + (double)(tx->sent + BATCH) / tx->rate : t;
+		if (next > t) {
 			sleep_for(next - t < w1 - t ? next - t : w1 - t);
 			continue;
 		}
-		n = (int)due;
+		n = BATCH;
 		/* The counter leaves BENCH_WIN_BIT to mark the window. */
 		for (i = 0; i < n; i++)
 			payload_fill(tx->bufs[i], tx->size,
