@@ -148,6 +148,7 @@ done
 	"$results/summary.csv" "$results/summary.md" "$results/meta.txt" \
 	"${extra[@]}"
 /usr/bin/python3 "$bench_dir/plot.py" "$results/summary.csv" "$results/bench.png"
+rm -f "$results/nic.csv"	# none of an earlier run
 if [ -s "$nic" ]; then
 	cp "$nic" "$results/nic.csv"
 	{
@@ -158,5 +159,9 @@ if [ -s "$nic" ]; then
 	} >>"$results/summary.md"
 fi
 cat "$results/summary.md"
-bench_say "results in ${results#"$bench_top"/}/: bench.csv summary.csv summary.md bench.png meta.txt (and nic.csv tx.csv iperf.csv)"
+made="bench.csv summary.csv summary.md bench.png meta.txt"
+for f in nic tx iperf; do
+	[ -s "$results/$f.csv" ] && made+=" $f.csv"
+done
+bench_say "results in ${results#"$bench_top"/}/: $made"
 exit "$status"
