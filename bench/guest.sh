@@ -133,9 +133,10 @@ tx_cell() {	# tx_cell RUN SIZE MODE
 
 # Transmit cells, on the same NIC (virtio_net), the methods alternating as
 # in the receive matrix.
+read -ra tx_modes <<<"$("$tx" --list | tr '\n' ' ')"
 for ((run = 1; run <= tx_runs; run++)); do
 	for size in "${sizes[@]}"; do
-		for mode in $(rotate "$run" $("$tx" --list)); do
+		for mode in $(rotate "$run" "${tx_modes[@]}"); do
 			tx_cell "$run" "$size" "$mode"
 		done
 	done
