@@ -5,7 +5,8 @@
 #                 counters, and the receive paths side by side (about a minute)
 #   make check    run the whole test suite in a QEMU guest
 #   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
-#   make bench    vjchan against recvmmsg, PACKET_MMAP and AF_XDP (docs/BENCHMARKS.md)
+#   make bench    vjchan against recvmmsg, PACKET_MMAP and AF_XDP; sendmmsg and
+#                 iperf3 -u through vjchan-run (docs/BENCHMARKS.md)
 #   make vm-run CMD='...'   run any command in the guest with vjchan loaded
 #   make install [PREFIX=/usr/local] [DESTDIR=]   libvjchan, headers,
 #                 pkg-config file, tools, manual pages; make uninstall

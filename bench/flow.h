@@ -19,5 +19,11 @@
 #define BENCH_CTR_BITS	(32 - BENCH_TAG_BITS)
 #define BENCH_CTR_MASK	((1U << BENCH_CTR_BITS) - 1)
 #define BENCH_SEQ(tag, ctr) (((unsigned int)(tag) << BENCH_CTR_BITS) | (ctr))
+/*
+ * Transmit cells (vjtx): the sender sets this counter bit on the frames it
+ * sends in its measurement window, so the host's sink counts the window's
+ * frames apart from the warm-up's.
+ */
+#define BENCH_WIN_BIT	(1U << (BENCH_CTR_BITS - 1))
 
 #endif /* BENCH_FLOW_H */

@@ -21,6 +21,14 @@
 #                    empty: the NIC stays on virtio_net)
 #   BENCH_NIC_RUNS   runs of bench/nic.sh, ordinary TCP and ping through
 #                    vjnet and virtio_net (default: BENCH_RUNS; 0: none)
+#   BENCH_TX_RUNS    runs of each transmit cell, bench/vjtx: sendmmsg of 64
+#                    from a UDP socket and from a UDP channel socket, every
+#                    size of BENCH_SIZES (default: BENCH_RUNS; 0: none); rows
+#                    in $VJ_OUT/tx.csv
+#   BENCH_TX_RATE    datagrams a second of transmit cells (default 0: flat out)
+#   BENCH_IPERF_RUNS runs of bench/iperf.sh, iperf3 -u to a server run plainly
+#                    and under vjchan-run (default: BENCH_RUNS; 0: none);
+#                    BENCH_IPERF_RATES, _SECONDS, _LEN: see bench/iperf.sh
 #
 # vjchan-driver needs the NIC on vjnet, so it runs only in the second phase.
 #
@@ -28,11 +36,12 @@
 # host (other jobs) do not always hit the same method.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 : "${VJ_OUT:?run me in the guest through scripts/vm.sh}"
 [ "${VJ_IN_VM:-}" = 1 ] || { echo "guest.sh: guest only" >&2; exit 2; }
 
-rx=bench/vjrx
+rx=bench/vjrx tx=bench/vjtx
 read -ra all_modes <<<"${BENCH_MODES:-$("$rx" --list | tr '\n' ' ')}"
 modes=()
 for m in "${all_modes[@]}"; do
@@ -48,19 +57,16 @@ rate=${BENCH_RATE:-0}
 lat_rate=${BENCH_LAT_RATE:-2000}
 lat_size=${BENCH_LAT_SIZE:-64}
 lat_runs=${BENCH_LAT_RUNS:-$runs}
+tx_runs=${BENCH_TX_RUNS:-$runs}
+tx_rate=${BENCH_TX_RATE:-0}
+iperf_runs=${BENCH_IPERF_RUNS:-$runs}
 smp=$(nproc)
 
 # nic_up: find the benchmark NIC by its MAC (its name changes when it moves
 # to another driver) and set it up to receive only: no IPv6 chatter, no ARP
 # for the sender.  Sets $ifname.
 nic_up() {
-	local d
-	ifname=
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address" 2>/dev/null)" = 52:54:00:12:34:10 ] &&
-			ifname=${d##*/}
-	done
-	[ -n "$ifname" ] || { echo "guest.sh: no NIC with MAC 52:54:00:12:34:10" >&2; exit 1; }
+	ifname=$(bench_by_mac 52:54:00:12:34:10) || exit 1
 	echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
 	ip link set "$ifname" up
 	ip addr add 203.0.113.1/24 dev "$ifname"
@@ -79,6 +85,7 @@ insmod kernel/vjchan.ko
 	echo "user_hz=$(getconf CLK_TCK)"
 } >"$VJ_OUT/guest-info"
 "$rx" --header >"$VJ_OUT/rows.csv"
+"$tx" --header >"$VJ_OUT/tx.csv"
 
 k=0
 cell() {	# cell RUN SIZE RATE MODE [vjrx options]
@@ -114,7 +121,26 @@ matrix() {	# matrix MODE...: every throughput and latency cell
 	done
 }
 
+tx_cell() {	# tx_cell RUN SIZE MODE
+	k=$((k + 1))
+	"$tx" -k "$k" -s "$2" -r "$tx_rate" -w "$warm" -T "$secs" --smp "$smp" \
+		--run "$1" "$3" >/dev/null ||
+		true	# the row says what went wrong
+	tail -n 1 "$VJ_OUT/tx.csv" | cut -d, -f1-13 | sed 's/^/tx cell: /'
+}
+
 [ ${#modes[@]} -eq 0 ] || matrix "${modes[@]}"
+
+# Transmit cells, on the same NIC (virtio_net), the methods alternating as
+# in the receive matrix.
+read -ra tx_modes <<<"$("$tx" --list | tr '\n' ' ')"
+for ((run = 1; run <= tx_runs; run++)); do
+	for size in "${sizes[@]}"; do
+		for mode in $(rotate "$run" "${tx_modes[@]}"); do
+			tx_cell "$run" "$size" "$mode"
+		done
+	done
+done
 
 # The second phase: the same NIC on vjnet (the host's generator sends to
 # the same MAC), for the driver path and the stack through vjnet.
@@ -125,6 +151,11 @@ if [ ${#vjnet_modes[@]} -gt 0 ]; then
 	echo "nic@vjnet=$ifname driver=$(basename "$(readlink "/sys/class/net/$ifname/device/driver")")" \
 		>>"$VJ_OUT/guest-info"
 	matrix "${vjnet_modes[@]/%/@vjnet}"
+fi
+# iperf3's UDP test, server plainly and under vjchan-run, on the hub NICs.
+if [ "$iperf_runs" -gt 0 ]; then
+	BENCH_IPERF_RUNS=$iperf_runs bash bench/iperf.sh "$VJ_OUT/iperf.csv" ||
+		echo "guest.sh: bench/iperf.sh failed" >&2
 fi
 # Ordinary traffic through vjnet against virtio_net, on the hub NICs.
 if [ "$nic_runs" -gt 0 ]; then

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host side of the vjchan benchmark, sourced by bench/run.sh and
-# bench/smoke.sh: boot a guest with the benchmark NIC and feed it traffic.
+# Shared by the vjchan benchmark's scripts.  On the host (bench/run.sh,
+# bench/smoke.sh): boot a guest with the benchmark NIC and feed it traffic.
+# In the guest (bench/guest.sh, bench/nic.sh, bench/iperf.sh): find NICs by
+# their MAC and set up the peer namespace on the hub NICs.
 #
 # The guest gets a third virtio-net NIC (MAC 52:54:00:12:34:10) whose
 # backend is a QEMU dgram netdev on 127.0.0.1:PORT_A, talking to
@@ -16,6 +18,60 @@ bench_say() {
 	echo "bench: $*" >&2
 }
 
+# ---- guest side ----------------------------------------------------------
+
+# The hub NICs of the peer set-up: the one under test stays in the root
+# namespace (bench/nic.sh moves it between drivers), the peer's always is
+# on virtio_net in the namespace "nicpeer".
+bench_dut_mac=52:54:00:12:34:03 bench_peer_mac=52:54:00:12:34:02
+bench_here=198.51.100.1 bench_peer=198.51.100.2
+
+# bench_by_mac MAC: the name of the interface with that address (names
+# change when a NIC moves to another driver).
+bench_by_mac() {
+	local d
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && { echo "${d##*/}"; return 0; }
+	done
+	echo "bench: no NIC with MAC $1" >&2
+	return 1
+}
+
+# bench_peer_up: the namespace "nicpeer" with the peer NIC at $bench_peer.
+bench_peer_up() {
+	local pdev
+	ip netns add nicpeer
+	ip link set "$(bench_by_mac "$bench_peer_mac")" netns nicpeer
+	pdev=$(ip -n nicpeer -o link | awk -v m="$bench_peer_mac" '$0 ~ "ether " m " " { sub(":", "", $2); print $2 }')
+	ip -n nicpeer link set lo up
+	ip -n nicpeer addr add "$bench_peer/24" dev "$pdev"
+	ip -n nicpeer link set "$pdev" up
+	# Only the NIC under test answers ARP for its address on the shared hub.
+	sysctl -qw net.ipv4.conf.all.arp_ignore=1
+}
+
+# bench_peer_down: the peer NIC back in the root namespace.
+bench_peer_down() {
+	ip netns del nicpeer
+}
+
+# bench_dut_up: $bench_here on the NIC under test, up; waits until the peer
+# reaches it.
+bench_dut_up() {
+	local dev
+	dev=$(bench_by_mac "$bench_dut_mac") || return 1
+	ip addr replace "$bench_here/24" dev "$dev"
+	ip link set "$dev" up
+	for _ in $(seq 100); do
+		ip netns exec nicpeer ping -c 1 -W 1 "$bench_here" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "bench: $bench_here on $dev does not answer the peer" >&2
+	return 1
+}
+
+# ---- host side -----------------------------------------------------------
+
 # The benchmark's Debian packages (libxdp/libbpf, clang, xdp-tools,
 # matplotlib) are in the project's one list, scripts/install-deps.sh.
 bench_deps() {
@@ -27,6 +83,7 @@ bench_build() {
 	eval "$("$bench_top/scripts/fetch-kernel.sh")"
 	make -s -C "$bench_top/kernel" KDIR="$VJ_KDIR" >/dev/null
 	make -s -C "$bench_top/lib" libvjchan.a
+	make -s -C "$bench_top/tools"	# vjchan-run, for bench/iperf.sh
 	make -s -C "$bench_dir"
 }
 
@@ -47,9 +104,11 @@ bench_free_port() {
 # bench_coordinate OUTDIR PORT_A PORT_B VMPID: answer the guest's cells until
 # the VM is gone.  For each ready-K, run vjgen with the cell's parameters
 # until the guest writes win-K (or vjgen's own time limit), then write
-# vjgen's result line to done-K.
+# vjgen's result line to done-K.  A transmit cell (sink=1 in ready-K) gets
+# vjgen -R, the sink of the guest's frames, which creates go-K once it
+# listens.
 bench_coordinate() {
-	local out=$1 pa=$2 pb=$3 vmpid=$4 k=1 line size rate maxsec tag gpid
+	local out=$1 pa=$2 pb=$3 vmpid=$4 k=1 line size rate maxsec tag sink gpid
 
 	while kill -0 "$vmpid" 2>/dev/null; do
 		if [ -e "$out/skip-$k" ]; then
@@ -61,10 +120,16 @@ bench_coordinate() {
 			continue
 		fi
 		read -r line <"$out/ready-$k"
-		size= rate= maxsec= tag=
-		eval "$(tr ' ' '\n' <<<"$line" | grep -E '^(size|rate|maxsec|tag)=[0-9]+$')"
-		"$bench_dir/vjgen" -p "$pa" -b "$pb" -s "$size" -r "$rate" \
-			-t "$maxsec" -g "$tag" >"$out/.gen-$k" 2>&1 &
+		size= rate= maxsec= tag= sink=
+		eval "$(tr ' ' '\n' <<<"$line" | grep -E '^(size|rate|maxsec|tag|sink)=[0-9]+$')"
+		if [ "${sink:-0}" = 1 ]; then
+			"$bench_dir/vjgen" -R -p "$pa" -b "$pb" -s "$size" \
+				-t "$maxsec" -g "$tag" --ready "$out/go-$k" \
+				>"$out/.gen-$k" 2>&1 &
+		else
+			"$bench_dir/vjgen" -p "$pa" -b "$pb" -s "$size" -r "$rate" \
+				-t "$maxsec" -g "$tag" >"$out/.gen-$k" 2>&1 &
+		fi
 		gpid=$!
 		while kill -0 "$gpid" 2>/dev/null && [ ! -e "$out/win-$k" ] &&
 			kill -0 "$vmpid" 2>/dev/null; do

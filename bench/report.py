@@ -4,6 +4,11 @@
 markdown tables, with each method's ratio to the recvmmsg baseline.
 
     bench/report.py ROWS.csv SUMMARY.csv SUMMARY.md [META.txt]
+                    [--tx TX.csv] [--iperf IPERF.csv]
+
+--tx adds the transmit cells (bench/vjtx rows) to SUMMARY.md, with ratios
+to the ordinary UDP socket; --iperf the iperf3 UDP rows (bench/iperf.sh),
+with ratios of the server under vjchan-run to the plain one.
 
 One summary row per (vCPUs, kind, payload size, method): the number of runs
 that succeeded, medians and min/max of delivered pps and of guest CPU time
@@ -203,15 +208,151 @@ def write_md(summary, path, meta):
         f.write("\n".join(out))
 
 
+TX_BASELINE = "udp-sendmmsg"
+
+
+def group(rows, keys):
+    """Rows by the tuple of their @keys, with the ok ones apart."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(tuple(r[k] for k in keys), []).append(r)
+    for k, g in groups.items():
+        ok = [r for r in g if r["status"] == "ok"]
+        yield k, g, ok
+
+
+def status_of(g, ok):
+    if ok:
+        return "ok" if len(ok) == len(g) else "ok %d/%d" % (len(ok), len(g))
+    return g[0]["status"]
+
+
+def reasons(g):
+    return "; ".join(sorted({r["reason"] for r in g if r["reason"]}))
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def tx_tables(rows):
+    """Markdown for the transmit cells (bench/vjtx)."""
+    out = []
+    summ = []
+    for (smp, size, mode), g, ok in group(rows, ("smp", "size", "mode")):
+        summ.append({"smp": int(smp), "size": int(size), "mode": mode,
+                     "rate": g[0]["rate"], "runs": len(ok),
+                     "status": status_of(g, ok), "reason": reasons(g),
+                     "sent": med(ok, "sent_pps"), "sent_lo": lo(ok, "sent_pps"),
+                     "sent_hi": hi(ok, "sent_pps"), "peer": med(ok, "peer_pps"),
+                     "loss": med(ok, "loss_pct"),
+                     "cpu": med(ok, "cpu_us_per_pkt"),
+                     "cpu_lo": lo(ok, "cpu_us_per_pkt"),
+                     "cpu_hi": hi(ok, "cpu_us_per_pkt"),
+                     "ppc": med(ok, "pkts_per_call"),
+                     "bad": sum(int(num(r["peer_bad"]) or 0) for r in ok)})
+    base = {(s["smp"], s["size"]): s for s in summ if s["mode"] == TX_BASELINE}
+    summ.sort(key=lambda s: (s["smp"], s["size"], s["mode"] != TX_BASELINE,
+                             s["mode"]))
+    for smp in sorted({s["smp"] for s in summ}):
+        cells = [s for s in summ if s["smp"] == smp]
+        rate = cells[0]["rate"]
+        out += ["### %d vCPU%s: transmit, sendmmsg of 64, %s" %
+                (smp, "s" if smp > 1 else "",
+                 "flat out" if rate == "0" else rate + " datagrams/s"), "",
+                "| socket | payload B | sent pps (median, min–max) "
+                "| × UDP socket | received by the peer pps | × UDP socket "
+                "| loss % | guest CPU µs/pkt sent (median, min–max) "
+                "| × UDP socket | pkts per call | runs |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                "| ---: | ---: | ---: |"]
+        for s in cells:
+            if not s["runs"]:
+                out.append("| %s | %d | %s | | | | | | | | 0 |" %
+                           (s["mode"], s["size"], cell_status(s)))
+                continue
+            b = base.get((s["smp"], s["size"]), {})
+            out.append("| %s | %d | %s (%s–%s) | %s | %s | %s | %s | %s (%s–%s) | %s | %s | %s |" % (
+                s["mode"], s["size"], fmt(s["sent"]), fmt(s["sent_lo"]),
+                fmt(s["sent_hi"]), fmt(ratio(s["sent"], b.get("sent")), 2),
+                fmt(s["peer"]), fmt(ratio(s["peer"], b.get("peer")), 2),
+                fmt(s["loss"], 1), fmt(s["cpu"], 1), fmt(s["cpu_lo"], 1),
+                fmt(s["cpu_hi"], 1), fmt(ratio(s["cpu"], b.get("cpu")), 2),
+                fmt(s["ppc"], 1),
+                s["status"] if s["status"] != "ok" else s["runs"]))
+        out.append("")
+    return out
+
+
+def iperf_tables(rows):
+    """Markdown for the iperf3 UDP rows (bench/iperf.sh)."""
+    out = []
+    summ = []
+    for (smp, rate, server), g, ok in group(rows, ("smp", "rate", "server")):
+        summ.append({"smp": int(smp), "rate": rate, "server": server,
+                     "len": g[0]["len"], "runs": len(ok),
+                     "status": status_of(g, ok), "reason": reasons(g),
+                     "rx": med(ok, "rx_mbps"), "rx_lo": lo(ok, "rx_mbps"),
+                     "rx_hi": hi(ok, "rx_mbps"), "lost": med(ok, "lost_pct"),
+                     "jitter": med(ok, "jitter_ms"),
+                     "chan": med(ok, "chan_rx_packets")})
+    base = {(s["smp"], s["rate"]): s for s in summ if s["server"] == "plain"}
+    summ.sort(key=lambda s: (s["smp"], num(s["rate"].rstrip("KMG")) or 0,
+                             s["rate"], s["server"] != "plain"))
+    for smp in sorted({s["smp"] for s in summ}):
+        cells = [s for s in summ if s["smp"] == smp]
+        out += ["### %d vCPU%s: iperf3 -u, %s-byte datagrams, server plainly "
+                "and under vjchan-run" % (smp, "s" if smp > 1 else "",
+                                          cells[0]["len"]), "",
+                "| server | offered bit/s | received Mbit/s (median, min–max) "
+                "| × plain | lost % | jitter ms | × plain | runs |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for s in cells:
+            if not s["runs"]:
+                out.append("| %s | %s | **%s**: %s | | | | | 0 |" % (
+                    s["server"], s["rate"], s["status"],
+                    s["reason"] or "no reason given"))
+                continue
+            b = base.get((s["smp"], s["rate"]), {})
+            out.append("| %s | %s | %s (%s–%s) | %s | %s | %s | %s | %s |" % (
+                s["server"], s["rate"], fmt(s["rx"], 1), fmt(s["rx_lo"], 1),
+                fmt(s["rx_hi"], 1), fmt(ratio(s["rx"], b.get("rx")), 2),
+                fmt(s["lost"], 2), fmt(s["jitter"], 3),
+                fmt(ratio(s["jitter"], b.get("jitter")), 2),
+                s["status"] if s["status"] != "ok" else s["runs"]))
+        out.append("")
+    return out
+
+
+def read_rows(path, first):
+    with open(path, newline="") as f:
+        return [r for r in csv.DictReader(f) if r.get(first) != first]
+
+
 def main():
-    if len(sys.argv) not in (4, 5):
+    args, extra = [], {}
+    argv = sys.argv[1:]
+    while argv:
+        a = argv.pop(0)
+        if a in ("--tx", "--iperf") and argv:
+            extra[a] = argv.pop(0)
+        else:
+            args.append(a)
+    if len(args) not in (3, 4):
         sys.exit(__doc__)
-    with open(sys.argv[1], newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r.get("smp") != "smp"]
-    meta = open(sys.argv[4]).read() if len(sys.argv) == 5 else ""
+    rows = read_rows(args[0], "smp")
+    meta = open(args[3]).read() if len(args) == 4 else ""
     summary = summarise(rows)
-    write_csv(summary, sys.argv[2])
-    write_md(summary, sys.argv[3], meta)
+    write_csv(summary, args[1])
+    write_md(summary, args[2], meta)
+    more = []
+    if "--tx" in extra:
+        more += tx_tables(read_rows(extra["--tx"], "smp"))
+    if "--iperf" in extra:
+        more += iperf_tables(read_rows(extra["--iperf"], "smp"))
+    if more:
+        with open(args[2], "a") as f:
+            f.write("\n" + "\n".join(more))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@
 #   $BENCH_RESULTS/bench.png      chart of summary.csv (bench/plot.py)
 #   $BENCH_RESULTS/meta.txt       command, machine, guest kernel, timing
 #   $BENCH_RESULTS/nic.csv        bench/nic.sh: TCP and ping, vjnet vs virtio_net
+#   $BENCH_RESULTS/tx.csv         transmit cells (bench/vjtx), one row per run
+#   $BENCH_RESULTS/iperf.csv      bench/iperf.sh: iperf3 -u, plainly and under
+#                                 vjchan-run
 #
 # The matrix is set by environment variables (defaults in brackets):
 #   BENCH_SMP [1 2]          guest vCPU counts, one boot each
@@ -26,6 +29,12 @@
 #   BENCH_VJNET_MODES [udp-recvmmsg vjchan-driver]  receivers run again
 #                            with the NIC on vjnet (rows MODE@vjnet)
 #   BENCH_NIC_RUNS [BENCH_RUNS] bench/nic.sh runs (0: none)
+#   BENCH_TX_RUNS [BENCH_RUNS]  runs per transmit cell (0: none)
+#   BENCH_TX_RATE [0]        datagrams/s of transmit cells (0: flat out)
+#   BENCH_IPERF_RUNS [BENCH_RUNS] bench/iperf.sh runs (0: none)
+#   BENCH_IPERF_RATES [20M 100M]  iperf3 -b of each run
+#   BENCH_IPERF_SECONDS [4]  iperf3 -t
+#   BENCH_IPERF_LEN [1400]   iperf3 -l
 #   BENCH_RESULTS [bench/results]  where the results go
 # With the defaults a run takes about 15 minutes on a 2-core host.
 set -euo pipefail
@@ -49,20 +58,28 @@ export BENCH_MODES=${modes% }
 
 export BENCH_VJNET_MODES=${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver}
 export BENCH_NIC_RUNS=${BENCH_NIC_RUNS:-$BENCH_RUNS}
+export BENCH_TX_RUNS=${BENCH_TX_RUNS:-$BENCH_RUNS} BENCH_TX_RATE=${BENCH_TX_RATE:-0}
+export BENCH_IPERF_RUNS=${BENCH_IPERF_RUNS:-$BENCH_RUNS}
+export BENCH_IPERF_RATES=${BENCH_IPERF_RATES:-20M 100M}
+export BENCH_IPERF_SECONDS=${BENCH_IPERF_SECONDS:-4} BENCH_IPERF_LEN=${BENCH_IPERF_LEN:-1400}
 
 read -ra m <<<"$BENCH_MODES $BENCH_VJNET_MODES"
 read -ra s <<<"$BENCH_SIZES"
-cells=$(( ${#m[@]} * (${#s[@]} * BENCH_RUNS + BENCH_LAT_RUNS) ))
+read -ra ir <<<"$BENCH_IPERF_RATES"
+cells=$(( ${#m[@]} * (${#s[@]} * BENCH_RUNS + BENCH_LAT_RUNS) + 2 * ${#s[@]} * BENCH_TX_RUNS ))
+iperfs=$(( 2 * ${#ir[@]} * BENCH_IPERF_RUNS ))
 # Per cell: warm-up, window, start-up and hand-shake; per bench/nic.sh run
-# two drivers of two iperf3 runs and 2 s of ping; plus the boot.
+# two drivers of two iperf3 runs and 2 s of ping; per iperf3 UDP test its
+# time and start-up; plus the boot.
 tmo=$(awk -v c="$cells" -v w="$BENCH_WARMUP" -v t="$BENCH_SECONDS" \
-	-v n="$BENCH_NIC_RUNS" \
-	'BEGIN { printf "%d", c * (w + t + 8) + n * 2 * (2 * 4 + 30) + 180 }')
+	-v n="$BENCH_NIC_RUNS" -v i="$iperfs" -v it="$BENCH_IPERF_SECONDS" \
+	'BEGIN { printf "%d", c * (w + t + 8) + n * 2 * (2 * 4 + 30) + i * (it + 15) + 180 }')
 
 guest_env= shown="BENCH_SMP='$smps'"
 for v in BENCH_MODES BENCH_SIZES BENCH_RUNS BENCH_SECONDS BENCH_WARMUP \
 	 BENCH_RATE BENCH_LAT_RATE BENCH_LAT_SIZE BENCH_LAT_RUNS \
-	 BENCH_VJNET_MODES BENCH_NIC_RUNS; do
+	 BENCH_VJNET_MODES BENCH_NIC_RUNS BENCH_TX_RUNS BENCH_TX_RATE \
+	 BENCH_IPERF_RUNS BENCH_IPERF_RATES BENCH_IPERF_SECONDS BENCH_IPERF_LEN; do
 	guest_env+="$v=$(printf '%q' "${!v}") "
 	shown+=" $v='${!v}'"
 done
@@ -78,10 +95,22 @@ meta=$work/meta.txt
 	echo "host load at start: $(cut -d' ' -f1-3 /proc/loadavg); compiler jobs running: $(pgrep -c -x cc1 || true)"
 } >"$meta"
 
+# append_csv FROM TO: FROM's rows onto TO, its header only if TO is empty.
+append_csv() {
+	[ -f "$1" ] || return 0
+	if [ -s "$2" ]; then
+		tail -n +2 "$1" >>"$2"
+	else
+		cat "$1" >"$2"
+	fi
+}
+
 status=0
-rows=$work/bench.csv nic=$work/nic.csv
+rows=$work/bench.csv nic=$work/nic.csv tx=$work/tx.csv iperf=$work/iperf.csv
 : >"$rows"
 : >"$nic"
+: >"$tx"
+: >"$iperf"
 for smp in $smps; do
 	out=$work/smp$smp
 	bench_say "$smp vCPU(s): $cells cells, at most ${tmo}s"
@@ -92,20 +121,10 @@ for smp in $smps; do
 		echo "guest with $smp vCPU(s): vm.sh exit status $st (see $out/console.log)" >>"$meta"
 		status=1
 	fi
-	if [ -f "$out/nic.csv" ]; then
-		if [ -s "$nic" ]; then
-			tail -n +2 "$out/nic.csv" >>"$nic"
-		else
-			cat "$out/nic.csv" >"$nic"
-		fi
-	fi
-	if [ -f "$out/rows.csv" ]; then
-		if [ -s "$rows" ]; then
-			tail -n +2 "$out/rows.csv" >>"$rows"
-		else
-			cat "$out/rows.csv" >"$rows"
-		fi
-	fi
+	append_csv "$out/nic.csv" "$nic"
+	append_csv "$out/rows.csv" "$rows"
+	append_csv "$out/tx.csv" "$tx"
+	append_csv "$out/iperf.csv" "$iperf"
 	[ -f "$out/guest-info" ] &&
 		sed "s/^/guest ($smp vCPU): /" "$out/guest-info" >>"$meta"
 done
@@ -117,9 +136,19 @@ done
 [ -s "$rows" ] || { bench_say "no results"; exit 1; }
 cp "$rows" "$results/bench.csv"
 cp "$meta" "$results/meta.txt"
+extra=()
+for f in tx iperf; do
+	rm -f "$results/$f.csv"
+	if [ -s "$work/$f.csv" ]; then
+		cp "$work/$f.csv" "$results/$f.csv"
+		extra+=("--$f" "$results/$f.csv")
+	fi
+done
 /usr/bin/python3 "$bench_dir/report.py" "$results/bench.csv" \
-	"$results/summary.csv" "$results/summary.md" "$results/meta.txt"
+	"$results/summary.csv" "$results/summary.md" "$results/meta.txt" \
+	"${extra[@]}"
 /usr/bin/python3 "$bench_dir/plot.py" "$results/summary.csv" "$results/bench.png"
+rm -f "$results/nic.csv"	# none of an earlier run
 if [ -s "$nic" ]; then
 	cp "$nic" "$results/nic.csv"
 	{
@@ -130,5 +159,9 @@ if [ -s "$nic" ]; then
 	} >>"$results/summary.md"
 fi
 cat "$results/summary.md"
-bench_say "results in ${results#"$bench_top"/}/: bench.csv summary.csv summary.md bench.png meta.txt"
+made="bench.csv summary.csv summary.md bench.png meta.txt"
+for f in nic tx iperf; do
+	[ -s "$results/$f.csv" ] && made+=" $f.csv"
+done
+bench_say "results in ${results#"$bench_top"/}/: $made"
 exit "$status"

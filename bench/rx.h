@@ -43,6 +43,7 @@
 #include <netinet/in.h>
 
 #include "common.h"
+#include "measure.h"
 #include "csum.h"
 #include "pattern.h"
 #include "util.h"
@@ -87,11 +88,6 @@ struct counts {
 	uint64_t	bad;		/* malformed, bad checksum or pattern */
 	uint64_t	stale;		/* an earlier cell's frames */
 	uint64_t	calls;		/* receive calls that returned packets */
-};
-
-struct cpu {
-	unsigned long long	user, nice, sys, idle, iowait, irq, softirq,
-				steal;
 };
 
 struct snap {
@@ -192,35 +188,13 @@ static inline void deliver_udp(struct rx *rx, const uint8_t *pl,
 static inline void deliver_ipv4(struct rx *rx, const uint8_t *ip,
 				uint32_t len, int64_t lat_ns)
 {
-	uint32_t ihl, tot, ulen;
-	const uint8_t *udp;
-	uint16_t csum, port;
-	uint64_t sum;
+	const uint8_t *pl = bench_udp4(ip, &len, BENCH_DPORT, &rx->sink);
 
-	if (len < 20 || ip[0] >> 4 != 4)
-		goto bad;
-	ihl = (ip[0] & 15) * 4;
-	tot = (uint32_t)ip[2] << 8 | ip[3];
-	if (ihl < 20 || tot < ihl + 8 || tot > len || ip[9] != IPPROTO_UDP ||
-	    ((ip[6] & 0x3f) | ip[7]) || csum_fold(csum_partial(0, ip, ihl)))
-		goto bad;
-	udp = ip + ihl;
-	memcpy(&port, udp + 2, 2);
-	ulen = (uint32_t)udp[4] << 8 | udp[5];
-	if (port != htons(BENCH_DPORT) || ulen < 8 || ulen > tot - ihl)
-		goto bad;
-	memcpy(&csum, udp + 6, 2);
-	/* Pseudo header: addresses, protocol, UDP length. */
-	sum = csum_partial(0, ip + 12, 8);
-	sum += htons(IPPROTO_UDP) + htons(ulen);
-	sum = csum_partial(sum, udp, ulen);
-	rx->sink += sum;
-	if (csum && csum_fold(sum))
-		goto bad;
-	deliver(rx, udp + 8, ulen - 8, lat_ns);
-	return;
-bad:
-	WR(rx->cnt.bad, rx->cnt.bad + 1);
+	if (!pl) {
+		WR(rx->cnt.bad, rx->cnt.bad + 1);
+		return;
+	}
+	deliver(rx, pl, len, lat_ns);
 }
 
 static inline void deliver_eth(struct rx *rx, const uint8_t *f, uint32_t len,

@@ -41,31 +41,11 @@ static const struct rx_mode *const modes[] = {
 void set_why(struct rx *rx, const char *fmt, ...)
 {
 	va_list ap;
-	char *c;
 
 	va_start(ap, fmt);
 	vsnprintf(rx->why, sizeof(rx->why), fmt, ap);
 	va_end(ap);
-	for (c = rx->why; *c; c++)	/* keep the CSV simple */
-		if (*c == ',' || *c == '"' || *c == '\n')
-			*c = ';';
-}
-
-static double mono(void)
-{
-	return now_ns() * 1e-9;
-}
-
-static int read_cpu(struct cpu *c)
-{
-	char buf[512];
-
-	memset(c, 0, sizeof(*c));
-	if (text_read("/proc/stat", buf, sizeof(buf)) <= 0)
-		return -1;
-	return sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
-		      &c->user, &c->nice, &c->sys, &c->idle, &c->iowait,
-		      &c->irq, &c->softirq, &c->steal) == 8 ? 0 : -1;
+	csv_clean(rx->why);
 }
 
 static void snap(struct rx *rx, struct snap *s)
@@ -82,59 +62,6 @@ static void snap(struct rx *rx, struct snap *s)
 	read_cpu(&s->cpu);
 }
 
-static void sleep_for(double secs)
-{
-	double until = mono() + secs;
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)until;
-	ts.tv_nsec = (long)((until - ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-static void put_file(struct rx *rx, const char *what, const char *fmt, ...)
-{
-	char path[PATH_MAX], tmp[PATH_MAX];
-	va_list ap;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s-%u", rx->outdir, what, rx->cell);
-	snprintf(tmp, sizeof(tmp), "%s/.%s-%u.tmp", rx->outdir, what, rx->cell);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "vjrx: %s: %s\n", tmp, strerror(errno));
-		return;
-	}
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-	rename(tmp, path);
-}
-
-/* Wait up to @secs for the host's done-K; keep its contents. */
-static int wait_done(struct rx *rx, double secs)
-{
-	char path[PATH_MAX];
-	double until = mono() + secs;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/done-%u", rx->outdir, rx->cell);
-	while (mono() < until) {
-		f = fopen(path, "r");
-		if (f) {
-			if (!fgets(rx->done, sizeof(rx->done), f))
-				rx->done[0] = 0;
-			rx->done[strcspn(rx->done, "\n")] = 0;
-			fclose(f);
-			return 0;
-		}
-		sleep_for(0.1);
-	}
-	return -1;
-}
-
 /* The clock: warm-up, window, hand-shake; then tell the receiver to stop. */
 static void *clock_thread(void *arg)
 {
@@ -147,8 +74,8 @@ static void *clock_thread(void *arg)
 		if (errno == EINTR)
 			continue;
 		set_why(rx, "no frame of this cell within 30 s");
-		put_file(rx, "win", "nothing\n");
-		wait_done(rx, 60);
+		put_file(rx->outdir, rx->cell, "win", "nothing\n");
+		wait_file(rx->outdir, rx->cell, "done", 60, rx->done, sizeof(rx->done));
 		WR(rx->stop, 1);
 		return NULL;
 	}
@@ -159,8 +86,8 @@ static void *clock_thread(void *arg)
 	sleep_for(rx->seconds);
 	WR(rx->phase, PH_DRAIN);
 	snap(rx, &rx->s1);
-	put_file(rx, "win", "over\n");
-	if (wait_done(rx, 60))
+	put_file(rx->outdir, rx->cell, "win", "over\n");
+	if (wait_file(rx->outdir, rx->cell, "done", 60, rx->done, sizeof(rx->done)))
 		set_why(rx, "the host did not answer win-%u", rx->cell);
 	/* Frames still queued between host and guest. */
 	sleep_for(0.3);
@@ -178,28 +105,7 @@ static int cmp_i64(const void *a, const void *b)
 /* A number from the host's generator result line, -1 if missing. */
 static double done_field(const struct rx *rx, const char *key)
 {
-	double v;
-
-	return vj_keyval_double(rx->done, key, &v) ? -1 : v;
-}
-
-/*
- * Guest CPU time.  The Debian kernel samples user/system/softirq time at the
- * tick (no CONFIG_IRQ_TIME_ACCOUNTING), which charges interrupt and softirq
- * work that interrupts the idle task to no column at all; but with NOHZ the
- * idle column is the measured idle sleep time, which excludes that work.  So
- * busy time is taken as online CPUs x wall time minus idle and iowait, and
- * the sampled columns are only a breakdown; "unsampled" is the difference,
- * mostly softirq work done while the CPU was otherwise idle.
- */
-static unsigned long long sampled(const struct cpu *c)
-{
-	return c->user + c->nice + c->sys + c->irq + c->softirq + c->steal;
-}
-
-static unsigned long long idle(const struct cpu *c)
-{
-	return c->idle + c->iowait;
+	return keyval(rx->done, key);
 }
 
 #define CSV_HEADER \
@@ -212,30 +118,19 @@ static unsigned long long idle(const struct cpu *c)
 
 static void write_row(struct rx *rx, const char *status)
 {
-	char path[PATH_MAX], line[2048], lat[128] = ",,";
-	double dt = rx->s1.t - rx->s0.t, hz = sysconf(_SC_CLK_TCK);
+	char line[2048], lat[128] = ",,";
+	double dt = rx->s1.t - rx->s0.t;
 	uint64_t pkts = rx->s1.cnt.pkts - rx->s0.cnt.pkts;
 	uint64_t span = rx->s1.cnt.max_ctr - rx->s0.cnt.max_ctr;
 	double gen_secs = done_field(rx, "secs"), gen_sent = done_field(rx, "sent");
 	double offered;
-	double ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double cpu = ncpu * dt - (idle(&rx->s1.cpu) - idle(&rx->s0.cpu)) / hz;
-	double ticks = (sampled(&rx->s1.cpu) - sampled(&rx->s0.cpu)) / hz;
-	double usr = (rx->s1.cpu.user + rx->s1.cpu.nice - rx->s0.cpu.user -
-		      rx->s0.cpu.nice) / hz;
-	double sys = (rx->s1.cpu.sys + rx->s1.cpu.irq - rx->s0.cpu.sys -
-		      rx->s0.cpu.irq) / hz;
-	double sirq = (rx->s1.cpu.softirq - rx->s0.cpu.softirq) / hz;
+	struct cpu_use u;
 	uint64_t calls = rx->s1.cnt.calls - rx->s0.cnt.calls;
 	double per = pkts ? 1e6 / pkts : 0, loss;
 	char ppc[32] = "";
-	int fd, n;
-
-	if (cpu < 0)
-		cpu = 0;
 
 	if (!rx->s1.t) {
-		n = snprintf(line, sizeof(line),
+		snprintf(line, sizeof(line),
 			     "%u,%s,%u,%s,%u,%u,%s,%s,,,,,,,,,,,,,,%s,,,,,,,,,\n",
 			     rx->smp, rx->label, rx->size, rx->kind,
 			     rx->rate, rx->run, status, rx->why,
@@ -250,6 +145,7 @@ static void write_row(struct rx *rx, const char *status)
 	 * while one drains.  That count, the generator's measured rate times
 	 * the window, is reported beside it.
 	 */
+	cpu_use(&rx->s0.cpu, &rx->s1.cpu, dt, &u);
 	offered = gen_secs > 0 && gen_sent >= 0 ? gen_sent / gen_secs * dt : -1;
 	loss = span ? 100.0 * (1.0 - (double)pkts / span) : 0;
 	if (loss < 0)
@@ -265,28 +161,22 @@ static void write_row(struct rx *rx, const char *status)
 	} else if (rx->lat && rx->mode->stamp) {
 		snprintf(lat, sizeof(lat), "0,,");
 	}
-	n = snprintf(line, sizeof(line),
+	snprintf(line, sizeof(line),
 		     "%u,%s,%u,%s,%u,%u,%s,%s,%.3f,%llu,%.0f,%llu,%.0f,%.2f,%.3f,"
 		     "%.2f,%.2f,%.2f,%.2f,%.2f,%s,%s,%s,%.0f,%llu,%llu,%llu,%s,%.0f\n",
 		     rx->smp, rx->label, rx->size, rx->kind, rx->rate,
 		     rx->run, status, rx->why, dt, (unsigned long long)pkts,
 		     offered, (unsigned long long)span, dt > 0 ? pkts / dt : 0,
-		     loss, cpu,
-		     cpu * per, usr * per, sys * per, sirq * per,
-		     (cpu - ticks) * per, ppc,
+		     loss, u.busy,
+		     u.busy * per, u.user * per, u.sys * per, u.softirq * per,
+		     u.unsampled * per, ppc,
 		     rx->mode->stamp ? "yes" : "none", lat,
 		     gen_sent, (unsigned long long)rx->cnt.pkts,
 		     (unsigned long long)rx->cnt.bad,
 		     (unsigned long long)rx->cnt.stale, rx->drops,
 		     done_field(rx, "host_rcvbuf_drops"));
 out:
-	snprintf(path, sizeof(path), "%s/rows.csv", rx->outdir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, line, n) != n)
-		fprintf(stderr, "vjrx: %s: %s\n", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	fputs(line, stdout);
+	append_row(rx->outdir, "rows.csv", line);
 }
 
 static void usage(FILE *f)
@@ -442,14 +332,14 @@ int main(int argc, char **argv)
 	}
 	if (e) {
 		rx.mode->close(&rx);
-		put_file(&rx, "skip", "%s\n", rx.why);
+		put_file(rx.outdir, rx.cell, "skip", "%s\n", rx.why);
 		write_row(&rx, rx.unsupported ? "unsupported" : "fail");
 		return rx.unsupported ? 0 : 1;
 	}
 
 	maxsec = rx.warmup + rx.seconds + 60;
 	pthread_create(&clk, NULL, clock_thread, &rx);
-	put_file(&rx, "ready", "size=%u rate=%u maxsec=%.0f tag=%u\n", rx.size,
+	put_file(rx.outdir, rx.cell, "ready", "size=%u rate=%u maxsec=%.0f tag=%u\n", rx.size,
 		 rx.rate, maxsec, rx.tag);
 	while (!RD(rx.stop)) {
 		e = rx.mode->poll(&rx, SLICE_MS);

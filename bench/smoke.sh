@@ -3,15 +3,24 @@
 #
 # Smoke run of the benchmark, for `make check`: one guest, every receiver
 # for 1.5 s at 1000 pps (as latency cells, so the time stamps are exercised
-# too), udp-recvmmsg and vjchan-driver again with the NIC on vjnet, and one
-# short bench/nic.sh run.  Prints one line per receiver,
+# too), udp-recvmmsg and vjchan-driver again with the NIC on vjnet, both
+# transmit cells (64 B at 1000 pps), one iperf3 UDP test each way
+# (bench/iperf.sh) and one short bench/nic.sh run.  Prints one line per
+# receiver, sender, iperf3 server and NIC driver,
 #
 #   ok BENCH_<MODE>                 frames arrived intact, little loss
+#   ok BENCH_TX_<MODE>              the sink got the sender's frames intact
+#   ok BENCH_IPERF3_<SERVER>        iperf3 -u received, little loss
+#   ok BENCH_IPERF3_VJCHAN_RUN_FAILED: reason
+#                                   iperf3's UDP server under vjchan-run
+#                                   failed with EADDRINUSE ("Address already
+#                                   in use"), its known failure: accepted
+#                                   for this row only, and said so
 #   ok BENCH_NIC_<DRIVER>           TCP both ways and ping through the driver
 #   ok BENCH_AFXDP_ZC_UNSUPPORTED   zero-copy AF_XDP refused with EOPNOTSUPP
-#   FAIL BENCH_<MODE>: reason
+#   FAIL BENCH_<...>: reason
 #
-# and exits non-zero if any line is FAIL.  Takes about 2 minutes once the
+# and exits non-zero if any line is FAIL.  Takes about 3 minutes once the
 # vm.sh lock is free.
 set -euo pipefail
 
@@ -29,34 +38,40 @@ below() {	# below A B: A < B, numerically; an empty A is 0
 }
 
 st=0
-bench_boot 2 "$out" 300 "BENCH_RUNS=0 BENCH_LAT_RUNS=1 BENCH_LAT_RATE=1000 BENCH_LAT_SIZE=64 BENCH_SECONDS=1 BENCH_WARMUP=0.5 BENCH_NIC_RUNS=1 BENCH_NIC_SECONDS=1 BENCH_NIC_PINGS=20 bash bench/guest.sh" \
+bench_boot 2 "$out" 480 "BENCH_RUNS=0 BENCH_LAT_RUNS=1 BENCH_LAT_RATE=1000 BENCH_LAT_SIZE=64 BENCH_SECONDS=1 BENCH_WARMUP=0.5 BENCH_SIZES=64 BENCH_TX_RUNS=1 BENCH_TX_RATE=1000 BENCH_IPERF_RUNS=1 BENCH_IPERF_RATES=10M BENCH_IPERF_SECONDS=2 BENCH_NIC_RUNS=1 BENCH_NIC_SECONDS=1 BENCH_NIC_PINGS=20 bash bench/guest.sh" \
 	>"$out.log" 2>&1 || st=$?
 if [ "$st" != 0 ]; then
 	echo "FAIL BENCH_VM: vm.sh exit status $st (log: ${out#"$bench_top"/}.log)"
 	fail=1
 fi
 
-declare -A col=()
-header=
-[ -f "$out/rows.csv" ] && IFS= read -r header <"$out/rows.csv"
-IFS=, read -ra names <<<"$header"
-for i in "${!names[@]}"; do
-	col[${names[$i]}]=$i
-done
+# row FILE REGEX: the last line of FILE that matches REGEX into R, keyed by
+# the names of FILE's header line; false if there is none.
+declare -A R=()
+row() {
+	local header line i names vals
+	R=()
+	[ -f "$1" ] || return 1
+	IFS= read -r header <"$1"
+	line=$(grep -E "$2" "$1" | tail -n 1) || true
+	[ -n "$line" ] || return 1
+	IFS=, read -ra names <<<"$header"
+	IFS=, read -ra vals <<<"$line,"
+	for i in "${!names[@]}"; do
+		R[${names[$i]}]=${vals[$i]:-}
+	done
+}
+get() { echo "${R[$1]:-}"; }
 
 # Every receiver on virtio_net, vjchan-driver and recvmmsg again on vjnet.
 for mode in $("$bench_dir/vjrx" --list | grep -vx vjchan-driver) \
 	    udp-recvmmsg@vjnet vjchan-driver@vjnet; do
 	tag=BENCH_$(tr 'a-z@-' 'A-Z__' <<<"$mode")
-	row=
-	[ -n "$header" ] && row=$(grep "^[0-9]*,$mode," "$out/rows.csv" | tail -n 1 || true)
-	if [ -z "$row" ]; then
+	if ! row "$out/rows.csv" "^[0-9]*,$mode,"; then
 		echo "FAIL $tag: no result row"
 		fail=1
 		continue
 	fi
-	IFS=, read -ra f <<<"$row,"
-	get() { echo "${f[${col[$1]}]:-}"; }
 	status=$(get status) reason=$(get reason)
 	if [ "$mode" = afxdp-zc ] && [ "$status" = unsupported ]; then
 		if [[ $reason == *EOPNOTSUPP* ]]; then
@@ -78,6 +93,59 @@ for mode in $("$bench_dir/vjrx" --list | grep -vx vjchan-driver) \
 		why="$(get loss_pct)% loss at 1000 pps"
 	elif [ "$(get lat_stamp)" = yes ] && below "$(get lat_samples)" 1; then
 		why="no latency samples"
+	fi
+	if [ -n "$why" ]; then
+		echo "FAIL $tag: $why"
+		fail=1
+	else
+		echo "ok $tag"
+	fi
+done
+# Transmit cells: sent in the window, the sink got them, intact.
+for mode in $("$bench_dir/vjtx" --list); do
+	tag=BENCH_TX_$(tr 'a-z-' 'A-Z_' <<<"$mode")
+	why=
+	if ! row "$out/tx.csv" "^[0-9]*,$mode,64,"; then
+		why="no result row"
+	elif [ "$(get status)" != ok ]; then
+		why="$(get status): $(get reason)"
+	elif below "$(get sent)" 1; then
+		why="nothing sent in the window"
+	elif below "$(get peer_rcvd)" 1; then
+		why="the sink got none of the $(get sent) frames of the window"
+	elif [ "$(get peer_bad)" != 0 ]; then
+		why="$(get peer_bad) frames failed the sink's checks"
+	elif ! below "$(get loss_pct)" 10; then
+		why="$(get loss_pct)% loss at 1000 pps"
+	elif [ -z "$(get cpu_us_per_pkt)" ]; then
+		why="no CPU figure"
+	fi
+	if [ -n "$why" ]; then
+		echo "FAIL $tag: $why"
+		fail=1
+	else
+		echo "ok $tag"
+	fi
+done
+# iperf3 -u, the server plainly and under vjchan-run.  Under vjchan-run,
+# iperf3's UDP server fails while a UDP channel holds its port alone: its
+# second socket on the port gets EADDRINUSE.  That row may report this
+# failure, and only this one.
+for server in plain vjchan-run; do
+	tag=BENCH_IPERF3_$(tr 'a-z-' 'A-Z_' <<<"$server")
+	why=
+	if ! row "$out/iperf.csv" "^[0-9]*,1,$server,"; then
+		why="no bench/iperf.sh row"
+	elif [ "$server" = vjchan-run ] && [ "$(get status)" = failed ] &&
+	     [[ $(get reason) == *"Address already in use"* ]]; then
+		echo "ok ${tag}_FAILED: $(get reason) (the known EADDRINUSE of iperf3's second UDP socket; accepted for this row only)"
+		continue
+	elif [ "$(get status)" != ok ]; then
+		why="$(get status): $(get reason)"
+	elif below "$(get rx_mbps)" 1; then
+		why="$(get rx_mbps) Mbit/s received"
+	elif ! below "$(get lost_pct)" 10; then
+		why="$(get lost_pct)% lost at $(get rate)bit/s"
 	fi
 	if [ -n "$why" ]; then
 		echo "FAIL $tag: $why"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vjgen: host-side traffic generator of the vjchan benchmark.
+ * vjgen: host-side traffic generator, and sink, of the vjchan benchmark.
  *
  * Sends Ethernet/IPv4/UDP frames, one per UDP datagram, to the local end of
  * a QEMU "-netdev dgram" backend, which hands each datagram to the guest NIC
@@ -9,6 +9,12 @@
  * /proc/net/snmp with the shared test library.  Runs flat out (-r 0) or at a fixed
  * rate, and always stops after -t seconds, -c frames or SIGINT/SIGTERM,
  * whichever comes first; then prints one line of key=value results.
+ *
+ * With -R it is the sink of transmit cells (bench/vjtx) instead: it reads
+ * the frames the guest's benchmark NIC sends (QEMU sends each to our bound
+ * port), checks each as a receiver would (IPv4 and UDP headers, checksums,
+ * the pattern) and counts the cell's frames, those of the sender's window
+ * (BENCH_WIN_BIT) apart, until -t seconds or SIGINT/SIGTERM.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -52,6 +58,9 @@ static void usage(FILE *f)
 "  -t, --seconds S      stop after S seconds (default 10)\n"
 "  -c, --count N        stop after N frames (default and maximum %u)\n"
 "  -g, --tag N          cell tag in the sequence numbers, 0..%u (default 0)\n"
+"  -R, --receive        be the sink of a transmit cell: count the guest's\n"
+"                       frames of tag N and payload size N arriving on -b\n"
+"      --ready FILE     with -R: create FILE once the port is bound\n"
 "  -h, --help           this text\n",
 		BENCH_MIN_PAYLOAD, BENCH_MAX_PAYLOAD, BENCH_CTR_MASK,
 		(1U << BENCH_TAG_BITS) - 1);
@@ -143,6 +152,95 @@ static void make_template(struct frame *t, uint32_t size, uint64_t *pseudo)
 	*pseudo = sum;
 }
 
+/* The sink's counts: the frames of the cell, of its window, the rest. */
+struct sink {
+	unsigned long	received, window, bad, stale, other;
+	uint64_t	sum;
+};
+
+/*
+ * A frame from the guest: one of the transmit cell's (to BENCH_SPORT, from
+ * the sender on BENCH_DPORT, to the made-up MAC of BENCH_SRC_IP), checked
+ * as the receivers check theirs.
+ */
+static void sink_frame(struct sink *k, const uint8_t *f, uint32_t len,
+		       uint32_t size, uint32_t tag)
+{
+	static const uint8_t mac[6] = BENCH_SRC_MAC;
+	const uint8_t *pl;
+	uint32_t seq;
+
+	if (len < 14 || memcmp(f, mac, 6) || f[12] != 0x08 || f[13] != 0x00 ||
+	    len < 14 + 20 || f[14 + 9] != IPPROTO_UDP) {
+		k->other++;
+		return;
+	}
+	len -= 14;
+	pl = bench_udp4(f + 14, &len, BENCH_SPORT, &k->sum);
+	if (!pl || len != size || !payload_ok(pl, len, &seq)) {
+		k->bad++;
+		return;
+	}
+	if (seq >> BENCH_CTR_BITS != tag) {
+		k->stale++;
+		return;
+	}
+	k->received++;
+	if (seq & BENCH_WIN_BIT)
+		k->window++;
+}
+
+static int sink(int fd, uint32_t size, uint32_t tag, double secs,
+		const char *ready)
+{
+	static struct frame bufs[BATCH];
+	struct mmsghdr msgs[BATCH];
+	struct iovec iov[BATCH];
+	struct timeval tv = { 0, 100000 };
+	int buf = 32 << 20, i, n;
+	struct sink k = { 0 };
+	long long drops0, drops1;
+	double t0, elapsed;
+
+	/* A queue deep enough for a burst from QEMU (best effort). */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	memset(msgs, 0, sizeof(msgs));
+	for (i = 0; i < BATCH; i++) {
+		iov[i].iov_base = bufs[i].b;
+		iov[i].iov_len = sizeof(bufs[i].b);
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+
+		if (!f || fclose(f)) {
+			perror("vjgen: --ready");
+			return 1;
+		}
+	}
+	drops0 = udp_snmp("RcvbufErrors");
+	t0 = now();
+	while (!stop && now() - t0 < secs) {
+		n = recvmmsg(fd, msgs, BATCH, MSG_WAITFORONE, NULL);
+		if (n < 0)
+			continue;	/* the time-out, EINTR, ECONNREFUSED */
+		for (i = 0; i < n; i++)
+			sink_frame(&k, bufs[i].b, msgs[i].msg_len, size, tag);
+	}
+	elapsed = now() - t0;
+	drops1 = udp_snmp("RcvbufErrors");
+	printf("received=%lu window=%lu bad=%lu stale=%lu other=%lu secs=%.3f "
+	       "host_rcvbuf_drops=%lld\n", k.received, k.window, k.bad,
+	       k.stale, k.other, elapsed,
+	       drops0 >= 0 && drops1 >= 0 ? drops1 - drops0 : -1LL);
+	fflush(stdout);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -153,6 +251,8 @@ int main(int argc, char **argv)
 		{ "seconds",	required_argument, NULL, 't' },
 		{ "count",	required_argument, NULL, 'c' },
 		{ "tag",	required_argument, NULL, 'g' },
+		{ "receive",	no_argument,	   NULL, 'R' },
+		{ "ready",	required_argument, NULL, 1 },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -165,13 +265,14 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	long port = 0, bport = 0, size = 64, rate = 0, tag = 0;
 	unsigned long count = BENCH_CTR_MASK, sent = 0, errs = 0, loops = 0;
-	double secs = 10, t0, t, elapsed;
+	double secs = 10, t0, t, elapsed, at;
 	long long drops0, drops1;
 	uint64_t pseudo;
-	int fd, c, i, last_err = 0;
+	int fd, c, i, last_err = 0, receive = 0;
+	const char *ready = NULL;
 	char junk[2048];
 
-	while ((c = getopt_long(argc, argv, "p:b:s:r:t:c:g:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:b:s:r:t:c:g:Rh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			port = parse_num(optarg, "port", 1, 65535);
@@ -196,6 +297,12 @@ int main(int argc, char **argv)
 			tag = parse_num(optarg, "tag", 0,
 					(1L << BENCH_TAG_BITS) - 1);
 			break;
+		case 'R':
+			receive = 1;
+			break;
+		case 1:
+			ready = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -204,7 +311,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!port || optind != argc) {
+	if (!port || optind != argc || (receive && !bport)) {
 		usage(stderr);
 		return 2;
 	}
@@ -232,6 +339,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (receive)
+		return sink(fd, size, tag, secs, ready);
+
 	make_template(&tmpl, size, &pseudo);
 	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < BATCH; i++) {
@@ -252,23 +362,16 @@ int main(int argc, char **argv)
 		elapsed = t - t0;
 		if (elapsed >= secs)
 			break;
-		if (rate) {
-			double want = elapsed * rate + 1;
+		due = bench_due(t0, t, rate, sent, due, &at);
+		if (!due) {
+			/* Sleep until the next frame is due. */
+			struct timespec ts;
 
-			due = want > sent ? (unsigned long)want - sent : 0;
-			if (!due) {
-				/* Sleep until the next frame is due. */
-				double at = t0 + (double)(sent + 1) / rate;
-				struct timespec ts;
-
-				ts.tv_sec = (time_t)at;
-				ts.tv_nsec = (long)((at - ts.tv_sec) * 1e9);
-				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-						&ts, NULL);
-				continue;
-			}
-			if (due > count - sent)
-				due = count - sent;
+			ts.tv_sec = (time_t)at;
+			ts.tv_nsec = (long)((at - ts.tv_sec) * 1e9);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+					NULL);
+			continue;
 		}
 		n = due < BATCH ? (int)due : BATCH;
 		for (i = 0; i < n; i++)
