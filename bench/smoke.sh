@@ -11,11 +11,6 @@
 #   ok BENCH_<MODE>                 frames arrived intact, little loss
 #   ok BENCH_TX_<MODE>              the sink got the sender's frames intact
 #   ok BENCH_IPERF3_<SERVER>        iperf3 -u received, little loss
-#   ok BENCH_IPERF3_VJCHAN_RUN_FAILED: reason
-#                                   iperf3's UDP server under vjchan-run
-#                                   failed with EADDRINUSE ("Address already
-#                                   in use"), its known failure: accepted
-#                                   for this row only, and said so
 #   ok BENCH_NIC_<DRIVER>           TCP both ways and ping through the driver
 #   ok BENCH_AFXDP_ZC_UNSUPPORTED   zero-copy AF_XDP refused with EOPNOTSUPP
 #   FAIL BENCH_<...>: reason
@@ -127,19 +122,12 @@ for mode in $("$bench_dir/vjtx" --list); do
 		echo "ok $tag"
 	fi
 done
-# iperf3 -u, the server plainly and under vjchan-run.  Under vjchan-run,
-# iperf3's UDP server fails while a UDP channel holds its port alone: its
-# second socket on the port gets EADDRINUSE.  That row may report this
-# failure, and only this one.
+# iperf3 -u, the server plainly and under vjchan-run.
 for server in plain vjchan-run; do
 	tag=BENCH_IPERF3_$(tr 'a-z-' 'A-Z_' <<<"$server")
 	why=
 	if ! row "$out/iperf.csv" "^[0-9]*,1,$server,"; then
 		why="no bench/iperf.sh row"
-	elif [ "$server" = vjchan-run ] && [ "$(get status)" = failed ] &&
-	     [[ $(get reason) == *"Address already in use"* ]]; then
-		echo "ok ${tag}_FAILED: $(get reason) (the known EADDRINUSE of iperf3's second UDP socket; accepted for this row only)"
-		continue
 	elif [ "$(get status)" != ok ]; then
 		why="$(get status): $(get reason)"
 	elif below "$(get rx_mbps)" 1; then
