@@ -61,7 +61,7 @@
  */
 int vj_fw_bind_check(struct sock *sk, u16 flags)
 {
-	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT))
+	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT | VJ_BIND_F_DIRECT))
 		return -EINVAL;
 	switch (flags & VJ_BIND_FW_MASK) {
 	case VJ_BIND_FW_FILTERED:
@@ -73,6 +73,10 @@ int vj_fw_bind_check(struct sock *sk, u16 flags)
 	}
 	/* The filtered path sees only packets the stack delivers locally. */
 	if ((flags & VJ_BIND_F_TRANSIT) &&
+	    (flags & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
+		return -EINVAL;
+	/* A direct channel's frames never pass the firewall. */
+	if ((flags & VJ_BIND_F_DIRECT) &&
 	    (flags & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
 	if (!sk_net_capable(sk, CAP_NET_ADMIN))

@@ -176,6 +176,7 @@ void vj_ring_destroy(struct vj_ring *ring)
 			vj_pool_put(slot->gbuf);
 	}
 	vj_stats_add_pinned(-(long)ring->size);
+	kvfree(ring->free_ids);
 	vfree(ring->area);
 	kvfree(ring->slots);
 	ring_uncharge(ring);
@@ -254,6 +255,8 @@ static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
 	ring->stats.rx_bytes += d->len;
 	if (d->flags & VJ_DESC_F_TRUNC)
 		ring->stats.rx_truncated++;
+	if (d->flags & VJ_DESC_F_DIRECT)
+		ring->stats.rx_direct++;
 	if (d->flags & VJ_DESC_F_DRIVER)
 		ring->stats.rx_driver++;
 	else if (d->flags & VJ_DESC_F_XDP)
@@ -338,7 +341,8 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 
 	len = l2 + skb->len;
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_slot(ring);
+	/* A direct ring's buffers belong to the device: as if it were dead. */
+	slot = ring->direct ? ERR_PTR(-ENODEV) : ring_reserve_slot(ring);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -389,7 +393,7 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 	struct vj_slot *slot;
 
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_slot(ring);
+	slot = ring->direct ? ERR_PTR(-ENODEV) : ring_reserve_slot(ring);
 	if (!IS_ERR(slot) && ring->npending >= ring->gbuf_cap) {
 		ring->stats.rx_ring_full++;
 		slot = ERR_PTR(-ENOSPC);
@@ -478,6 +482,106 @@ void vj_ring_set_dead(struct vj_ring *ring)
 	spin_lock_bh(&ring->lock);
 	smp_store_release(ring->flags, VJ_RING_F_DEAD); /* E, matches F */
 	spin_unlock_bh(&ring->lock);
+}
+
+/*
+ * Direct receive.  The driver posts buffers it takes with
+ * vj_ring_direct_get(), and each completed one goes either to user space
+ * (vj_ring_direct_publish()) or back with vj_ring_direct_put().  Nothing
+ * else produces into a direct ring (vj_ring_rx_skb() and vj_ring_rx_gbuf()
+ * refuse it), so every published slot names a buffer the device wrote.
+ */
+
+/* Make @ring direct: every buffer free.  Before anything was produced. */
+int vj_ring_direct_init(struct vj_ring *ring)
+{
+	u32 *ids, i;
+
+	if (ring->buf_size > PAGE_SIZE)
+		return -EMSGSIZE;
+	ids = kvcalloc(ring->entries, sizeof(*ids), GFP_KERNEL_ACCOUNT);
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < ring->entries; i++)
+		ids[i] = ring->entries - 1 - i;
+	spin_lock_bh(&ring->lock);
+	if (ring->prod || ring->direct) {
+		spin_unlock_bh(&ring->lock);
+		kvfree(ids);
+		return -EBUSY;
+	}
+	ring->free_ids = ids;
+	ring->nfree = ring->entries;
+	ring->direct = true;
+	spin_unlock_bh(&ring->lock);
+	return 0;
+}
+
+/* Slots the consumer handed back give their buffers to the free list. */
+static void ring_direct_reclaim(struct vj_ring *ring)
+{
+	ring_sync_cons(ring);
+	for (; ring->reclaimed != ring->cons; ring->reclaimed++) {
+		u32 slot = ring->reclaimed & ring->mask;
+
+		/* Kernel-private: the descriptor as published, not as shared. */
+		ring->free_ids[ring->nfree++] = ring->slots[slot].desc.buf;
+	}
+}
+
+/* A buffer to post to the device, or -ENOBUFS when user space holds all. */
+int vj_ring_direct_get(struct vj_ring *ring)
+{
+	int id = -ENOBUFS;
+
+	spin_lock_bh(&ring->lock);
+	if (!ring->nfree)
+		ring_direct_reclaim(ring);
+	if (ring->nfree)
+		id = ring->free_ids[--ring->nfree];
+	spin_unlock_bh(&ring->lock);
+	return id;
+}
+
+/* A buffer back from the device unpublished (copied out, or unused). */
+void vj_ring_direct_put(struct vj_ring *ring, u32 id)
+{
+	spin_lock_bh(&ring->lock);
+	if (!WARN_ON_ONCE(ring->nfree >= ring->entries))
+		ring->free_ids[ring->nfree++] = id;
+	spin_unlock_bh(&ring->lock);
+}
+
+/* @id comes from vj_ring_direct_get(), so it is below ring->entries. */
+void *vj_ring_direct_addr(struct vj_ring *ring, u32 id)
+{
+	return ring->bufs + (size_t)id * ring->buf_size;
+}
+
+/*
+ * Publish buffer @id, which the device filled with a frame of @len bytes at
+ * @off.  Returns 0, or -ENODEV once the ring is dead (the caller still owns
+ * the buffer).  The ring cannot be full: the slots in [cons, prod) name
+ * distinct buffers, and @id is not one of them.
+ */
+int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
+			   int ifindex, __be16 proto)
+{
+	struct vj_slot *slot;
+
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve_slot(ring);
+	if (IS_ERR(slot)) {
+		spin_unlock_bh(&ring->lock);
+		return PTR_ERR(slot);
+	}
+	ring_produce(ring, &slot->desc, len, len, ifindex, ETH_HLEN, proto,
+		     VJ_DESC_F_L2 | VJ_DESC_F_DRIVER | VJ_DESC_F_DIRECT);
+	slot->desc.buf = id;
+	slot->desc.off = off;
+	ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
+	return 0;
 }
 
 bool vj_ring_dead(struct vj_ring *ring)

@@ -19,11 +19,13 @@
 #include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/poll.h>
+#include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
 #include <linux/sockptr.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "vj_direct.h"
 #include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_net.h"
@@ -37,6 +39,7 @@ struct vj_sock {
 	struct vj_ring_req req;
 	struct vj_ring *ring;
 	struct vj_chan chan;
+	struct vj_direct *direct;	/* VJ_BIND_F_DIRECT, set at bind */
 	bool bound;
 };
 
@@ -81,6 +84,9 @@ static int vj_release(struct socket *sock)
 		vs->bound = false;
 	}
 	mutex_unlock(&vs->lock);
+	/* Unbound: the queue sends this flow to the stack until detached. */
+	vj_direct_release(vs->direct);
+	vs->direct = NULL;
 
 	sock_orphan(sk);
 	sock->sk = NULL;
@@ -113,7 +119,12 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	err = vj_fw_bind_check(sock->sk, flags);
 	if (err)
 		return err;
+	if ((flags & VJ_BIND_F_DIRECT) && !key.ifindex)
+		return -EINVAL;
 
+	/* rtnl_lock before vs->lock, as in vj_release(). */
+	if (flags & VJ_BIND_F_DIRECT)
+		rtnl_lock();
 	mutex_lock(&vs->lock);
 	if (vs->bound) {
 		err = -EINVAL;
@@ -127,11 +138,28 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	chan->flow = addr->svj_flow;
 	chan->fw_mode = flags & VJ_BIND_FW_MASK;
 	chan->transit = flags & VJ_BIND_F_TRANSIT;
+	if (flags & VJ_BIND_F_DIRECT) {
+		err = vj_direct_attach(sock_net(sock->sk), key.ifindex, chan,
+				       vs->ring, &vs->direct);
+		if (err)
+			goto out_unlock;
+	}
 	err = vj_flow_bind(vj_pernet(sock_net(sock->sk)), chan);
-	if (!err)
-		vs->bound = true;
+	if (err)
+		goto out_release_direct;
+	vs->bound = true;
+	goto out_unlock;
+
+out_release_direct:
+	mutex_unlock(&vs->lock);
+	rtnl_unlock();
+	vj_direct_release(vs->direct);
+	vs->direct = NULL;
+	return err;
 out_unlock:
 	mutex_unlock(&vs->lock);
+	if (flags & VJ_BIND_F_DIRECT)
+		rtnl_unlock();
 	return err;
 }
 
@@ -147,7 +175,8 @@ static int vj_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	mutex_lock(&vs->lock);
 	if (vs->bound) {
 		addr->svj_flags = vs->chan.fw_mode |
-				  (vs->chan.transit ? VJ_BIND_F_TRANSIT : 0);
+				  (vs->chan.transit ? VJ_BIND_F_TRANSIT : 0) |
+				  (vs->direct ? VJ_BIND_F_DIRECT : 0);
 		addr->svj_flow = vs->chan.flow;
 	}
 	mutex_unlock(&vs->lock);
@@ -276,6 +305,7 @@ static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
 	st->rx_xdp = rs.rx_xdp;
 	st->rx_filtered = rs.rx_filtered;
 	st->rx_csum_bad = rs.rx_csum_bad;
+	st->rx_direct = rs.rx_direct;
 }
 
 static int vj_getsockopt(struct socket *sock, int level, int optname,
@@ -454,11 +484,12 @@ void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
 	show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
 	show_num(seq, ntohs(f->dport));
 	show_num(seq, f->ifindex);
-	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu\n",
+	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu\n",
 		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
 		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
 		   st.rx_driver, fw_mode_name[chan->fw_mode],
-		   st.rx_hook, st.rx_xdp, st.rx_filtered, st.rx_csum_bad);
+		   st.rx_hook, st.rx_xdp, st.rx_filtered, st.rx_csum_bad,
+		   st.rx_direct);
 }
 
 static const struct net_proto_family vj_family = {

@@ -35,6 +35,11 @@
  * (E) pairs with (F): a consumer that sees DEAD, then reads the producer
  * index, sees the final one; it can drain the ring and stop.
  *
+ * Direct receive (VJ_BIND_F_DIRECT) keeps (A)..(F); the device writes the
+ * buffer before the driver sees it complete (the virtqueue's used ring),
+ * and (B) publishes it.  A buffer is reposted only after (A) has seen the
+ * consumer index that hands its slot back.
+ *
  * The kernel never trusts the ring: it keeps its own copy of both indices,
  * reads the consumer index once per use (when it needs room, and on every
  * poll) and accepts it only inside [last valid consumer, published
@@ -70,6 +75,7 @@ struct vj_ring_stats {
 	u64 rx_xdp;
 	u64 rx_filtered;
 	u64 rx_csum_bad;
+	u64 rx_direct;
 };
 
 /* Kernel-private state of one slot; user space never sees it. */
@@ -101,6 +107,17 @@ struct vj_ring {
 	u32 npending;		/* slots in [pub, prod) holding a global buffer */
 	u32 gbuf_cap;		/* most global buffers it may hold */
 	bool dead;		/* device gone: nothing more will arrive */
+	/*
+	 * Direct receive (VJ_BIND_F_DIRECT): only the device writes the
+	 * buffers.  A buffer is on the free list, posted to the device, or
+	 * named by a slot in [reclaimed, prod); slots in [reclaimed, cons)
+	 * were handed back by the consumer and their buffers go back on the
+	 * free list at the next vj_ring_direct_get().
+	 */
+	bool direct;
+	u32 reclaimed;
+	u32 nfree;
+	u32 *free_ids;
 	struct vj_ring_stats stats;
 };
 
@@ -122,6 +139,12 @@ void vj_ring_poll_sync(struct vj_ring *ring);
 bool vj_ring_readable(struct vj_ring *ring);
 void vj_ring_set_dead(struct vj_ring *ring);
 bool vj_ring_dead(struct vj_ring *ring);
+int vj_ring_direct_init(struct vj_ring *ring);
+int vj_ring_direct_get(struct vj_ring *ring);
+void vj_ring_direct_put(struct vj_ring *ring, u32 id);
+void *vj_ring_direct_addr(struct vj_ring *ring, u32 id);
+int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
+			   int ifindex, __be16 proto);
 void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st);
 
 #endif /* _VJ_RING_H */

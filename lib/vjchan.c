@@ -76,6 +76,7 @@ int vj_bind_flags_parse(const char *s, __u16 *flags)
 		{ "sanctioned", VJ_BIND_FW_SANCTIONED, VJ_BIND_FW_MASK },
 		{ "bypass", VJ_BIND_FW_BYPASS, VJ_BIND_FW_MASK },
 		{ "transit", VJ_BIND_F_TRANSIT, VJ_BIND_F_TRANSIT },
+		{ "direct", VJ_BIND_F_DIRECT, VJ_BIND_F_DIRECT },
 	};
 	__u16 f = 0, seen = 0;
 	size_t n, i;

@@ -296,7 +296,7 @@ static int t_proc_format(void)
 	chan_open(&a, &f4, 16, 4096);
 	chan_open(&b, &f6, 8, 2048);
 	n = proc_chan_find(sock_ino(a.fd), fl, 24);
-	CHECK(n == 21, "v4 line has %d fields, want 21", n);
+	CHECK(n == 22, "v4 line has %d fields, want 22", n);
 	CHECK(field_is(fl[1], "ipv4"), "family \"%s\"", fl[1]);
 	CHECK(field_is(fl[2], "17") || field_is(fl[2], "udp"),
 	      "proto \"%s\"", fl[2]);
@@ -309,12 +309,12 @@ static int t_proc_format(void)
 	CHECK(!strcmp(fl[7], "1"), "ifindex \"%s\"", fl[7]);
 	CHECK(!strcmp(fl[8], "16") && !strcmp(fl[9], "4096"),
 	      "geometry \"%s\" \"%s\"", fl[8], fl[9]);
-	for (n = 10; n < 21; n++)
+	for (n = 10; n < 22; n++)
 		CHECK(n == 16 || !strcmp(fl[n], "0"), "counter %d is \"%s\"",
 		      n, fl[n]);
 
 	n = proc_chan_find(sock_ino(b.fd), fl, 24);
-	CHECK(n == 21, "v6 line has %d fields, want 21", n);
+	CHECK(n == 22, "v6 line has %d fields, want 22", n);
 	CHECK(!strcmp(fl[16], "bypass"), "firewall mode \"%s\"", fl[16]);
 	CHECK(field_is(fl[1], "ipv6"), "family \"%s\"", fl[1]);
 	CHECK(!strcmp(fl[2], "*") && !strcmp(fl[3], "*") &&

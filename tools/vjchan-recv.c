@@ -30,6 +30,7 @@ struct recv_opts {
 	int			quiet;
 	const char		*ready_file;
 	__u16			bind_flags;	/* svj_flags */
+	int			direct;		/* VJ_BIND_F_DIRECT */
 };
 
 struct recv_stats {
@@ -58,6 +59,8 @@ static void usage(FILE *f)
 "      --ready-file F   create F once the channel is bound and mapped\n"
 "  -m, --mode MODE      firewall mode: filtered (default), bypass,\n"
 "                       bypass,transit (see vjchan(7))\n"
+"      --direct         own the device's receive queue: the device writes\n"
+"                       into the ring (bypass, with dev; see vjchan(7))\n"
 "  -h, --help           this text\n"
 "\n"
 "FLOWSPEC: KIND [sport N] [dport N] [saddr A] [daddr A] [dev NAME|ifindex N]\n"
@@ -96,6 +99,7 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 		{ "verify",	no_argument,		NULL, 'v' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "ready-file",	required_argument,	NULL, 'R' },
+		{ "direct",	no_argument,		NULL, 'D' },
 		{ "mode",	required_argument,	NULL, 'm' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 },
@@ -145,6 +149,9 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 			break;
 		case 'R':
 			o->ready_file = optarg;
+			break;
+		case 'D':
+			o->direct = 1;
 			break;
 		case 'm':
 			if (vj_bind_flags_parse(optarg, &o->bind_flags)) {
@@ -235,6 +242,7 @@ static void print_flags(__u32 flags)
 		{ VJ_DESC_F_L2,		"L2" },
 		{ VJ_DESC_F_TRUNC,	"TRUNC" },
 		{ VJ_DESC_F_DRIVER,	"DRIVER" },
+		{ VJ_DESC_F_DIRECT,	"DIRECT" },
 	};
 	const char *sep = "";
 	unsigned int i;
@@ -316,6 +324,7 @@ static void summary(struct vj_chan *ch, const struct recv_opts *o,
 	       (unsigned long long)st.rx_invalid_cons);
 	printf("rx_truncated %llu\n", (unsigned long long)st.rx_truncated);
 	printf("rx_driver %llu\n", (unsigned long long)st.rx_driver);
+	printf("rx_direct %llu\n", (unsigned long long)st.rx_direct);
 	printf("rx_hook %llu\n", (unsigned long long)st.rx_hook);
 	printf("rx_xdp %llu\n", (unsigned long long)st.rx_xdp);
 	printf("rx_filtered %llu\n", (unsigned long long)st.rx_filtered);
@@ -386,7 +395,8 @@ int main(int argc, char **argv)
 			" (is the vjchan module loaded?)" : "");
 		return 1;
 	}
-	err = vj_chan_bind_flags(&ch, &flow, o.bind_flags);
+	err = vj_chan_bind_flags(&ch, &flow, o.bind_flags |
+				 (o.direct ? VJ_BIND_F_DIRECT : 0));
 	if (err) {
 		vj_flow_format(&flow, text, sizeof(text));
 		fprintf(stderr, "vjchan-recv: bind %s: %s\n", text,

@@ -135,12 +135,29 @@ struct sockaddr_vj {
  *	the fast paths take only packets whose destination is a local,
  *	broadcast or multicast address; the filtered path sees only local
  *	traffic anyway.
+ *
+ * VJ_BIND_F_DIRECT (bypass only, svj_flow.ifindex naming a device whose
+ *	driver offers direct receive, vjnet): the channel owns the device's
+ *	receive queue, and the device writes frames straight into the
+ *	channel's own ring buffers, which user space has mapped: no copy at
+ *	all.  Frames of the channel's flow are published in place (descriptor
+ *	flag VJ_DESC_F_DIRECT, counter rx_direct); all other frames on the
+ *	queue are copied out to the stack.  vjnet has one receive queue, so
+ *	the owner takes over the whole receive side of the device.  Buffers
+ *	must fit in a page (buf_size <= the page size).  While a frame is in
+ *	the ring, user space owns its buffer; descriptors of direct frames
+ *	name any buffer (desc.buf), not the slot's own, and the frame starts
+ *	at desc.off.  bind() fails with EINVAL without VJ_BIND_FW_BYPASS or
+ *	without an ifindex, ENODEV if there is no such device, EOPNOTSUPP if
+ *	its driver has no direct receive, EMSGSIZE if buf_size exceeds a
+ *	page, EBUSY if another channel owns the queue.  See vjchan(7).
  */
 #define VJ_BIND_FW_MASK		0x0003
 #define VJ_BIND_FW_FILTERED	0x0000
 #define VJ_BIND_FW_SANCTIONED	0x0001
 #define VJ_BIND_FW_BYPASS	0x0002
 #define VJ_BIND_F_TRANSIT	0x0004
+#define VJ_BIND_F_DIRECT	0x0008
 
 /* Socket options, level SOL_VJCHAN. */
 #define VJ_RING			1	/* set/get struct vj_ring_req */
@@ -250,6 +267,11 @@ struct vj_desc {
  * known to be wrong is never delivered; it is counted in rx_csum_bad.
  */
 #define VJ_DESC_F_CSUM_OK	(1U << 5)
+/*
+ * Written by the device into this buffer, never copied (VJ_BIND_F_DIRECT;
+ * with VJ_DESC_F_DRIVER).  desc.buf may be any buffer of the ring.
+ */
+#define VJ_DESC_F_DIRECT	(1U << 6)
 
 /**
  * struct vj_statistics - channel counters (VJ_STATISTICS)
@@ -263,6 +285,8 @@ struct vj_desc {
  * @rx_xdp: of rx_packets, those taken by an XDP program
  * @rx_filtered: of rx_packets, those taken after the firewall (LOCAL_IN)
  * @rx_csum_bad: packets of this flow dropped: bad UDP or TCP checksum
+ * @rx_direct: of rx_driver, those the device wrote into the ring's own
+ *	buffer, delivered without any copy (VJ_BIND_F_DIRECT)
  *
  * Every packet that matched the channel is counted in exactly one of
  * rx_packets, rx_ring_full and rx_csum_bad; each packet in rx_packets in
@@ -286,6 +310,7 @@ struct vj_statistics {
 	__u64	rx_xdp;
 	__u64	rx_filtered;
 	__u64	rx_csum_bad;
+	__u64	rx_direct;
 };
 
 /* The size of struct vj_statistics before rx_hook was added. */
