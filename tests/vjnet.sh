@@ -284,6 +284,55 @@ t_direct_shared() {
 	fi
 }
 
+# A hostile owner scribbles on its direct channel's ring (consumer index,
+# descriptors, buffer bytes) while datagrams flow into it and TCP flows to
+# the stack: TCP (checksummed by the stack) still arrives intact, bad
+# consumer values are counted, every buffer comes back on close.
+t_direct_hostile() {
+	local why= out s port=5103 total=500000 got addr
+	rm -f "$tmp/scr.ready"
+	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 12 \
+		"$tmp/scr.ready" >"$tmp/scr.out" 2>&1 &
+	s=$!
+	bgpids+=("$s")
+	if ! wait_file "$tmp/scr.ready" 10; then
+		fail VJNET_DIRECT_HOSTILE "vj_scribble: $(cat "$tmp/scr.out")"
+		return
+	fi
+	ip netns exec peer vjchan-send -c 3000 -s 1000 -r 500 192.0.2.129 9540 \
+		>/dev/null 2>&1 &
+	bgpids+=($!)
+	for addr in 192.0.2.129 2001:db8:2::1; do
+		rm -f "$tmp/tcp.ready"
+		timeout 30 python3 -c "$tcp_server_py" "$addr" $port \
+			"$tmp/tcp.ready" >/dev/null 2>&1 &
+		local sp=$!
+		bgpids+=("$sp")
+		if ! wait_file "$tmp/tcp.ready" 10; then
+			why+=" $addr: server did not start;"
+			kill "$sp" 2>/dev/null
+			continue
+		fi
+		got=$(timeout 30 ip netns exec peer python3 -c "$tcp_client_py" \
+			"$addr" $port $total 2>&1)
+		wait "$sp" 2>/dev/null
+		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
+	done
+	wait "$s" || why+=" vj_scribble: $(cat "$tmp/scr.out");"
+	[ "$(field "$tmp/scr.out" rx_direct)" -gt 0 ] 2>/dev/null ||
+		why+=" no direct frames: $(tr '\n' ' ' <"$tmp/scr.out");"
+	[ "$(field "$tmp/scr.out" rx_invalid_cons)" -gt 0 ] 2>/dev/null ||
+		why+=" no consumer value rejected;"
+	out=$(buffers_home) || why+=" $out;"
+	ping -c 2 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" ping after;"
+	kill_bg
+	if [ -n "$why" ]; then
+		fail VJNET_DIRECT_HOSTILE "$why"
+	else
+		ok VJNET_DIRECT_HOSTILE
+	fi
+}
+
 t_neigh() {
 	local why= st
 	ip neigh flush dev "$dev" 2>/dev/null
@@ -478,6 +527,7 @@ t_unload_busy() {
 cases="VJNET_ATTACH VJNET_BYPASS_UDP4 VJNET_BYPASS_UDP6 VJNET_PING VJNET_TCP
        VJNET_ARP_ND VJNET_OTHER_UDP VJNET_FILTERED VJNET_COUNTERS
        VJNET_DIRECT_UDP4 VJNET_DIRECT_UDP6 VJNET_DIRECT_SHARED
+       VJNET_DIRECT_HOSTILE
        VJNET_DETACH_BUSY VJNET_UNLOAD_BUSY"
 fail_all() {
 	local c
@@ -520,5 +570,6 @@ wait "${hold4:-}" "${hold6:-}" 2>/dev/null
 direct VJNET_DIRECT_UDP4 udp4 192.0.2.129 9520
 direct VJNET_DIRECT_UDP6 udp6 2001:db8:2::1 9521
 t_direct_shared
+t_direct_hostile
 t_detach_busy
 t_unload_busy
