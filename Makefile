@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   make          build the module, libvjchan, the tools and the tests
-#   make demo     boot a QEMU guest, send a UDP flow from a peer into a channel
+#   make demo     one guest: a flow into a channel beside ordinary traffic, the
+#                 counters, and the receive paths side by side (about a minute)
 #   make check    run the whole test suite in a QEMU guest
 #   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
 #   make bench    vjchan against recvmmsg, PACKET_MMAP and AF_XDP (docs/BENCHMARKS.md)
 #   make vm-run CMD='...'   run any command in the guest with vjchan loaded
+#   make install [PREFIX=/usr/local] [DESTDIR=]   libvjchan, headers,
+#                 pkg-config file, tools, manual pages; make uninstall
+#   make deb      out/deb/vjchan-dkms_VERSION_all.deb: the module for DKMS
+#   make check-dkms   build that package's module with DKMS into a staging
+#                 root and boot it in a guest (part of make check)
 #
 # Kernel trees live in a cache outside the repository (VJ_CACHE, default
 # ~/.cache/vjchan); scripts/fetch-kernel.sh downloads and extracts Debian's
@@ -25,11 +31,34 @@ kernel: deps
 
 userspace:
 	$(MAKE) -C lib
+	$(MAKE) -C xdp
 	$(MAKE) -C tools
 	$(MAKE) -C tests
 
-check: all lint bench-smoke
+# Host tests first (make install into a staging root; the DKMS package
+# built, installed into another and booted), then the guest suite.
+check: all lint bench-smoke check-install check-dkms
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
+
+check-install: userspace
+	tests/install.sh
+
+check-dkms: deps userspace
+	tests/dkms.sh
+
+# Installs user space only: the module goes through DKMS (make deb).
+install: userspace
+	$(MAKE) -C lib install
+	$(MAKE) -C tools install
+	$(MAKE) -C man install
+
+uninstall:
+	$(MAKE) -C lib uninstall
+	$(MAKE) -C tools uninstall
+	$(MAKE) -C man uninstall
+
+deb:
+	scripts/mkdeb.sh
 
 # The whole suite on a debug kernel (KASAN, lockdep, kmemleak, UBSAN, ...)
 # built from linux-source-6.12 into the cache; the module is built against
@@ -38,8 +67,9 @@ check-debug: deps userspace
 	@eval "$$(scripts/build-debug-kernel.sh)" && \
 		rm -rf out/debug && mkdir -p out/debug/kernel && \
 		cp -r include out/debug/ && \
-		cp kernel/*.[ch] kernel/Kbuild kernel/Makefile out/debug/kernel/ && \
-		rm -f out/debug/kernel/*.mod.c && \
+		(cd kernel && cp --parents $$(find . \( -name '*.[ch]' \
+			! -name '*.mod.c' \) -o -name Kbuild -o -name Makefile) \
+			../out/debug/kernel/) && \
 		$(MAKE) -C out/debug/kernel KDIR=$$VJ_KDIR && \
 		scripts/vm.sh --kernel $$VJ_VMLINUZ --moddir $$VJ_MODDIR \
 			--timeout 3000 -- \
@@ -54,7 +84,7 @@ bench-smoke: all
 	bench/smoke.sh
 
 demo: all
-	scripts/vm.sh --timeout 300 -- bash scripts/demo-guest.sh
+	scripts/demo.sh
 
 vm-run: all
 	scripts/vm.sh -- bash scripts/guest-run.sh '$(CMD)'
@@ -71,8 +101,9 @@ clean:
 	-@eval "$$(scripts/fetch-kernel.sh 2>/dev/null)" && \
 		$(MAKE) -C kernel KDIR=$$VJ_KDIR clean
 	$(MAKE) -C lib clean
+	$(MAKE) -C xdp clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests clean
 
 .PHONY: all deps kernel userspace check check-debug bench bench-smoke demo vm-run \
-	lint clean
+	lint clean check-install check-dkms install uninstall deb

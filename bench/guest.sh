@@ -16,6 +16,13 @@
 #   BENCH_LAT_RATE   offered load of latency cells, pps (default 2000)
 #   BENCH_LAT_SIZE   payload size of latency cells (default 64)
 #   BENCH_LAT_RUNS   runs per latency cell (default: BENCH_RUNS; 0: none)
+#   BENCH_VJNET_MODES  receivers run again with the NIC moved to vjnet, as
+#                    MODE@vjnet rows (default "udp-recvmmsg vjchan-driver";
+#                    empty: the NIC stays on virtio_net)
+#   BENCH_NIC_RUNS   runs of bench/nic.sh, ordinary TCP and ping through
+#                    vjnet and virtio_net (default: BENCH_RUNS; 0: none)
+#
+# vjchan-driver needs the NIC on vjnet, so it runs only in the second phase.
 #
 # Modes are run in a different order in each run, so that slow drifts of the
 # host (other jobs) do not always hit the same method.
@@ -26,7 +33,13 @@ cd "$(dirname "$0")/.."
 [ "${VJ_IN_VM:-}" = 1 ] || { echo "guest.sh: guest only" >&2; exit 2; }
 
 rx=bench/vjrx
-read -ra modes <<<"${BENCH_MODES:-$("$rx" --list | tr '\n' ' ')}"
+read -ra all_modes <<<"${BENCH_MODES:-$("$rx" --list | tr '\n' ' ')}"
+modes=()
+for m in "${all_modes[@]}"; do
+	[ "$m" = vjchan-driver ] || modes+=("$m")
+done
+read -ra vjnet_modes <<<"${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver}"
+nic_runs=${BENCH_NIC_RUNS:-${BENCH_RUNS:-3}}
 read -ra sizes <<<"${BENCH_SIZES:-64 512 1472}"
 runs=${BENCH_RUNS:-3}
 secs=${BENCH_SECONDS:-4}
@@ -78,16 +91,44 @@ rotate() {	# rotate N WORDS...: the words, starting at the Nth
 	printf '%s\n' "${@:n+1}" "${@:1:n}"
 }
 
-for ((run = 1; run <= runs; run++)); do
-	for size in "${sizes[@]}"; do
-		for mode in $(rotate "$run" "${modes[@]}"); do
-			cell "$run" "$size" "$rate" "$mode"
+matrix() {	# matrix MODE...: every throughput and latency cell
+	local run size mode
+	for ((run = 1; run <= runs; run++)); do
+		for size in "${sizes[@]}"; do
+			for mode in $(rotate "$run" "$@"); do
+				cell "$run" "$size" "$rate" "$mode"
+			done
 		done
 	done
-done
-for ((run = 1; run <= lat_runs; run++)); do
-	for mode in $(rotate "$run" "${modes[@]}"); do
-		cell "$run" "$lat_size" "$lat_rate" "$mode" -L
+	for ((run = 1; run <= lat_runs; run++)); do
+		for mode in $(rotate "$run" "$@"); do
+			cell "$run" "$lat_size" "$lat_rate" "$mode" -L
+		done
 	done
-done
+}
+
+[ ${#modes[@]} -eq 0 ] || matrix "${modes[@]}"
+
+# The second phase: the same NIC on vjnet (the host's generator sends to
+# the same MAC), for the driver path and the stack through vjnet.
+if [ ${#vjnet_modes[@]} -gt 0 ]; then
+	insmod kernel/vjnet.ko
+	tools/vjchan-ctl attach "$ifname" >/dev/null
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = 52:54:00:12:34:10 ] &&
+			ifname=${d##*/}
+	done
+	echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
+	ip link set "$ifname" up
+	ip addr add 203.0.113.1/24 dev "$ifname"
+	ip neigh replace 203.0.113.2 lladdr 52:54:00:12:34:20 dev "$ifname" nud permanent
+	echo "nic@vjnet=$ifname driver=$(basename "$(readlink "/sys/class/net/$ifname/device/driver")")" \
+		>>"$VJ_OUT/guest-info"
+	matrix "${vjnet_modes[@]/%/@vjnet}"
+fi
+# Ordinary traffic through vjnet against virtio_net, on the hub NICs.
+if [ "$nic_runs" -gt 0 ]; then
+	BENCH_NIC_RUNS=$nic_runs bash bench/nic.sh "$VJ_OUT/nic.csv" ||
+		echo "guest.sh: bench/nic.sh failed" >&2
+fi
 echo "cells=$k" >"$VJ_OUT/finished"

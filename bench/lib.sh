@@ -7,7 +7,7 @@
 # backend is a QEMU dgram netdev on 127.0.0.1:PORT_A, talking to
 # 127.0.0.1:PORT_B: vjgen sends each frame as one UDP datagram from PORT_B
 # to PORT_A.  While the guest runs bench/guest.sh, bench_coordinate answers
-# its hand-shake files (see bench/vjrx.c) in the vm.sh output share.
+# its hand-shake files (see bench/rx.h) in the vm.sh output share.
 
 bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 bench_top=$(cd "$bench_dir/.." && pwd -P)

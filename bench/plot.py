@@ -17,10 +17,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ORDER = ["udp-recvmmsg", "packet-v3", "afxdp-copy", "afxdp-zc",
-         "vjchan-hook", "xdp-drop"]
+         "vjchan-hook", "vjchan-filtered", "vjchan-xdp", "xdp-drop"]
 COLORS = {"udp-recvmmsg": "#4c72b0", "packet-v3": "#8172b2",
           "afxdp-copy": "#55a868", "afxdp-zc": "#a0c8a8",
-          "vjchan-hook": "#c44e52", "xdp-drop": "#999999"}
+          "vjchan-hook": "#c44e52", "vjchan-filtered": "#dd8452", "vjchan-xdp": "#8172b2", "xdp-drop": "#999999"}
 
 
 def num(v):

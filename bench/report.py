@@ -17,7 +17,8 @@ import sys
 
 BASELINE = "udp-recvmmsg"
 ORDER = ["udp-recvmmsg", "packet-v3", "afxdp-copy", "afxdp-zc",
-         "vjchan-hook", "xdp-drop"]
+         "vjchan-hook", "vjchan-filtered", "vjchan-xdp", "xdp-drop",
+         "udp-recvmmsg@vjnet", "vjchan-driver@vjnet"]
 
 FIELDS = ["smp", "kind", "size", "mode", "rate", "runs", "status", "reason",
           "pps_median", "pps_min", "pps_max", "pps_ratio",
@@ -173,6 +174,8 @@ STAMPS = {
     "afxdp-copy": "none: AF_XDP has no receive time stamp",
     "afxdp-zc": "none: AF_XDP has no receive time stamp",
     "vjchan-hook": "vj_desc.tstamp (CLOCK_MONOTONIC, in the hook)",
+    "vjchan-filtered": "vj_desc.tstamp (CLOCK_MONOTONIC, at LOCAL_IN)",
+    "vjchan-xdp": "vj_desc.tstamp (CLOCK_MONOTONIC, in the XDP kfunc)",
     "xdp-drop": "none: nothing reaches user space",
 }
 

@@ -10,6 +10,7 @@
 #   $BENCH_RESULTS/summary.md     the same as markdown tables
 #   $BENCH_RESULTS/bench.png      chart of summary.csv (bench/plot.py)
 #   $BENCH_RESULTS/meta.txt       command, machine, guest kernel, timing
+#   $BENCH_RESULTS/nic.csv        bench/nic.sh: TCP and ping, vjnet vs virtio_net
 #
 # The matrix is set by environment variables (defaults in brackets):
 #   BENCH_SMP [1 2]          guest vCPU counts, one boot each
@@ -22,6 +23,9 @@
 #   BENCH_LAT_RATE [2000]    offered load of latency cells
 #   BENCH_LAT_SIZE [64]      payload size of latency cells
 #   BENCH_LAT_RUNS [BENCH_RUNS] runs per latency cell (0: none)
+#   BENCH_VJNET_MODES [udp-recvmmsg vjchan-driver]  receivers run again
+#                            with the NIC on vjnet (rows MODE@vjnet)
+#   BENCH_NIC_RUNS [BENCH_RUNS] bench/nic.sh runs (0: none)
 #   BENCH_RESULTS [bench/results]  where the results go
 # With the defaults a run takes about 15 minutes on a 2-core host.
 set -euo pipefail
@@ -43,16 +47,22 @@ bench_build
 modes=${BENCH_MODES:-$("$bench_dir/vjrx" --list | tr '\n' ' ')}
 export BENCH_MODES=${modes% }
 
-read -ra m <<<"$BENCH_MODES"
+export BENCH_VJNET_MODES=${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver}
+export BENCH_NIC_RUNS=${BENCH_NIC_RUNS:-$BENCH_RUNS}
+
+read -ra m <<<"$BENCH_MODES $BENCH_VJNET_MODES"
 read -ra s <<<"$BENCH_SIZES"
 cells=$(( ${#m[@]} * (${#s[@]} * BENCH_RUNS + BENCH_LAT_RUNS) ))
-# Per cell: warm-up, window, start-up and hand-shake; plus the boot.
+# Per cell: warm-up, window, start-up and hand-shake; per bench/nic.sh run
+# two drivers of two iperf3 runs and 2 s of ping; plus the boot.
 tmo=$(awk -v c="$cells" -v w="$BENCH_WARMUP" -v t="$BENCH_SECONDS" \
-	'BEGIN { printf "%d", c * (w + t + 8) + 180 }')
+	-v n="$BENCH_NIC_RUNS" \
+	'BEGIN { printf "%d", c * (w + t + 8) + n * 2 * (2 * 4 + 30) + 180 }')
 
 guest_env= shown="BENCH_SMP='$smps'"
 for v in BENCH_MODES BENCH_SIZES BENCH_RUNS BENCH_SECONDS BENCH_WARMUP \
-	 BENCH_RATE BENCH_LAT_RATE BENCH_LAT_SIZE BENCH_LAT_RUNS; do
+	 BENCH_RATE BENCH_LAT_RATE BENCH_LAT_SIZE BENCH_LAT_RUNS \
+	 BENCH_VJNET_MODES BENCH_NIC_RUNS; do
 	guest_env+="$v=$(printf '%q' "${!v}") "
 	shown+=" $v='${!v}'"
 done
@@ -69,8 +79,9 @@ meta=$work/meta.txt
 } >"$meta"
 
 status=0
-rows=$work/bench.csv
+rows=$work/bench.csv nic=$work/nic.csv
 : >"$rows"
+: >"$nic"
 for smp in $smps; do
 	out=$work/smp$smp
 	bench_say "$smp vCPU(s): $cells cells, at most ${tmo}s"
@@ -80,6 +91,13 @@ for smp in $smps; do
 		bench_say "guest with $smp vCPU(s): vm.sh exit $st"
 		echo "guest with $smp vCPU(s): vm.sh exit status $st (see $out/console.log)" >>"$meta"
 		status=1
+	fi
+	if [ -f "$out/nic.csv" ]; then
+		if [ -s "$nic" ]; then
+			tail -n +2 "$out/nic.csv" >>"$nic"
+		else
+			cat "$out/nic.csv" >"$nic"
+		fi
 	fi
 	if [ -f "$out/rows.csv" ]; then
 		if [ -s "$rows" ]; then
@@ -102,6 +120,15 @@ cp "$meta" "$results/meta.txt"
 /usr/bin/python3 "$bench_dir/report.py" "$results/bench.csv" \
 	"$results/summary.csv" "$results/summary.md" "$results/meta.txt"
 /usr/bin/python3 "$bench_dir/plot.py" "$results/summary.csv" "$results/bench.png"
+if [ -s "$nic" ]; then
+	cp "$nic" "$results/nic.csv"
+	{
+		echo
+		echo "### Ordinary traffic through vjnet and virtio_net (bench/nic.sh)"
+		echo
+		/usr/bin/python3 "$bench_dir/nic_report.py" "$results/nic.csv"
+	} >>"$results/summary.md"
+fi
 cat "$results/summary.md"
 bench_say "results in ${results#"$bench_top"/}/: bench.csv summary.csv summary.md bench.png meta.txt"
 exit "$status"

@@ -3,13 +3,15 @@
 #
 # Smoke run of the benchmark, for `make check`: one guest, every receiver
 # for 1.5 s at 1000 pps (as latency cells, so the time stamps are exercised
-# too).  Prints one line per receiver,
+# too), udp-recvmmsg and vjchan-driver again with the NIC on vjnet, and one
+# short bench/nic.sh run.  Prints one line per receiver,
 #
 #   ok BENCH_<MODE>                 frames arrived intact, little loss
+#   ok BENCH_NIC_<DRIVER>           TCP both ways and ping through the driver
 #   ok BENCH_AFXDP_ZC_UNSUPPORTED   zero-copy AF_XDP refused with EOPNOTSUPP
 #   FAIL BENCH_<MODE>: reason
 #
-# and exits non-zero if any line is FAIL.  Takes well under 90 s once the
+# and exits non-zero if any line is FAIL.  Takes about 2 minutes once the
 # vm.sh lock is free.
 set -euo pipefail
 
@@ -27,7 +29,7 @@ below() {	# below A B: A < B, numerically; an empty A is 0
 }
 
 st=0
-bench_boot 2 "$out" 240 "BENCH_RUNS=0 BENCH_LAT_RUNS=1 BENCH_LAT_RATE=1000 BENCH_LAT_SIZE=64 BENCH_SECONDS=1 BENCH_WARMUP=0.5 bash bench/guest.sh" \
+bench_boot 2 "$out" 300 "BENCH_RUNS=0 BENCH_LAT_RUNS=1 BENCH_LAT_RATE=1000 BENCH_LAT_SIZE=64 BENCH_SECONDS=1 BENCH_WARMUP=0.5 BENCH_NIC_RUNS=1 BENCH_NIC_SECONDS=1 BENCH_NIC_PINGS=20 bash bench/guest.sh" \
 	>"$out.log" 2>&1 || st=$?
 if [ "$st" != 0 ]; then
 	echo "FAIL BENCH_VM: vm.sh exit status $st (log: ${out#"$bench_top"/}.log)"
@@ -42,8 +44,10 @@ for i in "${!names[@]}"; do
 	col[${names[$i]}]=$i
 done
 
-for mode in $("$bench_dir/vjrx" --list); do
-	tag=BENCH_$(tr 'a-z-' 'A-Z_' <<<"$mode")
+# Every receiver on virtio_net, vjchan-driver and recvmmsg again on vjnet.
+for mode in $("$bench_dir/vjrx" --list | grep -vx vjchan-driver) \
+	    udp-recvmmsg@vjnet vjchan-driver@vjnet; do
+	tag=BENCH_$(tr 'a-z@-' 'A-Z__' <<<"$mode")
 	row=
 	[ -n "$header" ] && row=$(grep "^[0-9]*,$mode," "$out/rows.csv" | tail -n 1 || true)
 	if [ -z "$row" ]; then
@@ -77,6 +81,21 @@ for mode in $("$bench_dir/vjrx" --list); do
 	fi
 	if [ -n "$why" ]; then
 		echo "FAIL $tag: $why"
+		fail=1
+	else
+		echo "ok $tag"
+	fi
+done
+# bench/nic.sh: TCP and ping through both drivers, one short run.
+for drv in virtio_net vjnet; do
+	tag=BENCH_NIC_$(tr 'a-z' 'A-Z' <<<"$drv")
+	row=$(grep "^[0-9]*,1,$drv," "$out/nic.csv" 2>/dev/null || true)
+	IFS=, read -r _ _ _ rx tx pavg _ <<<"$row,"
+	if [ -z "$row" ]; then
+		echo "FAIL $tag: no bench/nic.sh row"
+		fail=1
+	elif below "$rx" 1 || below "$tx" 1 || below "$pavg" 1; then
+		echo "FAIL $tag: TCP in '$rx' out '$tx' Mbit/s, ping '$pavg' us"
 		fail=1
 	else
 		echo "ok $tag"

@@ -5,7 +5,8 @@
  * Sends Ethernet/IPv4/UDP frames, one per UDP datagram, to the local end of
  * a QEMU "-netdev dgram" backend, which hands each datagram to the guest NIC
  * as one received frame.  Headers and checksums are valid; the payload is
- * the benchmark pattern (see common.h).  Runs flat out (-r 0) or at a fixed
+ * the benchmark pattern (see common.h).  Host drops are read from
+ * /proc/net/snmp with the shared test library.  Runs flat out (-r 0) or at a fixed
  * rate, and always stops after -t seconds, -c frames or SIGINT/SIGTERM,
  * whichever comes first; then prints one line of key=value results.
  */
@@ -23,6 +24,9 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "csum.h"
+#include "pattern.h"
+#include "proc.h"
 
 #define BATCH		64
 #define FRAME_MAX	(BENCH_HDR_LEN + BENCH_MAX_PAYLOAD)
@@ -75,55 +79,26 @@ static long parse_num(const char *s, const char *what, long lo, long hi)
 	return v;
 }
 
-/* UDP receive-buffer overflows of this host so far, -1 if unknown. */
-static long long udp_rcvbuf_errors(void)
-{
-	char line[1024];
-	long long v = -1;
-	FILE *f = fopen("/proc/net/snmp", "r");
-	int col = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *tok, *save;
-		int i = 0;
-
-		if (strncmp(line, "Udp: ", 5))
-			continue;
-		tok = strtok_r(line + 5, " \n", &save);
-		for (; tok; tok = strtok_r(NULL, " \n", &save), i++) {
-			if (col < 0 && !strcmp(tok, "RcvbufErrors"))
-				col = i;
-			else if (col >= 0 && i == col)
-				v = strtoll(tok, NULL, 10);
-		}
-	}
-	fclose(f);
-	return v;
-}
-
 struct frame {
 	uint8_t		b[FRAME_MAX];
 };
 
 /* Build frame @f for sequence number @seq; the headers come from @tmpl. */
-static void build(struct frame *f, const struct frame *tmpl,
-		  const uint8_t *ramp, uint32_t size, uint32_t seq,
-		  uint64_t pseudo_sum)
+static void build(struct frame *f, const struct frame *tmpl, uint32_t size,
+		  uint32_t seq, uint64_t pseudo_sum)
 {
 	uint8_t *ip = f->b + 14, *udp = ip + 20, *pl = udp + 8;
 	uint16_t csum, id = htons((uint16_t)seq);
 
 	memcpy(f->b, tmpl->b, BENCH_HDR_LEN);
-	bench_pattern_fill(ramp, pl, size, seq);
+	payload_fill(pl, size, seq);
 
 	memcpy(ip + 4, &id, 2);
-	csum = bench_csum_fold(bench_csum_add(0, ip, 20));
+	csum = csum_fold(csum_partial(0, ip, 20));
 	memcpy(ip + 10, &csum, 2);
 
 	/* Pseudo header (precomputed), UDP header with zero checksum, data. */
-	csum = bench_csum_fold(bench_csum_add(pseudo_sum, udp, 8 + size));
+	csum = csum_fold(csum_partial(pseudo_sum, udp, 8 + size));
 	if (!csum)
 		csum = 0xffff;
 	memcpy(udp + 6, &csum, 2);
@@ -160,11 +135,11 @@ static void make_template(struct frame *t, uint32_t size, uint64_t *pseudo)
 	v = htons(8 + size);
 	memcpy(udp + 4, &v, 2);
 
-	sum = bench_csum_add(sum, ip + 12, 8);	/* saddr, daddr */
+	sum = csum_partial(sum, ip + 12, 8);	/* saddr, daddr */
 	v = htons(IPPROTO_UDP);
-	sum = bench_csum_add(sum, &v, 2);
+	sum = csum_partial(sum, &v, 2);
 	v = htons(8 + size);
-	sum = bench_csum_add(sum, &v, 2);
+	sum = csum_partial(sum, &v, 2);
 	*pseudo = sum;
 }
 
@@ -182,7 +157,6 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct frame frames[BATCH];
-	static uint8_t ramp[BENCH_RAMP_LEN];
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	struct sockaddr_in to = { .sin_family = AF_INET };
@@ -258,7 +232,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	bench_ramp_init(ramp);
 	make_template(&tmpl, size, &pseudo);
 	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < BATCH; i++) {
@@ -268,7 +241,7 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 
-	drops0 = udp_rcvbuf_errors();
+	drops0 = udp_snmp("RcvbufErrors");
 	t0 = now();
 	elapsed = 0;
 	while (!stop && sent < count) {
@@ -299,8 +272,8 @@ int main(int argc, char **argv)
 		}
 		n = due < BATCH ? (int)due : BATCH;
 		for (i = 0; i < n; i++)
-			build(&frames[i], &tmpl, ramp, size,
-			      BENCH_SEQ(tag, sent + i), pseudo);
+			build(&frames[i], &tmpl, size, BENCH_SEQ(tag, sent + i),
+			      pseudo);
 		ok = sendmmsg(fd, msgs, n, 0);
 		if (ok < 0) {
 			/*
@@ -320,7 +293,7 @@ int main(int argc, char **argv)
 				;
 	}
 	elapsed = now() - t0;
-	drops1 = udp_rcvbuf_errors();
+	drops1 = udp_snmp("RcvbufErrors");
 	printf("sent=%lu secs=%.3f pps=%.0f send_errors=%lu last_errno=%d "
 	       "host_rcvbuf_drops=%lld\n",
 	       sent, elapsed, elapsed > 0 ? sent / elapsed : 0.0, errs, last_err,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared by xdp_bench.bpf.c and vjrx.c. */
+/* Shared by xdp_bench.bpf.c and rx_xdp.c. */
 #ifndef XDP_BENCH_H
 #define XDP_BENCH_H
 

@@ -158,6 +158,7 @@ int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
 
 err_disown:
 	dd->owner = NULL;
+	vj_ring_direct_exit(ring);
 err_free:
 	kfree(d);
 	return err;

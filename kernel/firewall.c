@@ -45,10 +45,6 @@
 #include "vj_sanction.h"
 #include "vj_stats.h"
 
-/* After the filter (0), security (50) and conntrack helper tables. */
-#define VJ_FW_PRIORITY		NF_IP_PRI_LAST
-#define VJ_FW6_PRIORITY		NF_IP6_PRI_LAST
-
 /**
  * vj_fw_bind_check - may @sk bind a channel with these sockaddr_vj flags?
  * @sk: the channel's socket
@@ -61,24 +57,23 @@
  */
 int vj_fw_bind_check(struct sock *sk, u16 flags)
 {
+	u16 mode = flags & VJ_BIND_FW_MASK;
+
 	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT | VJ_BIND_F_DIRECT))
 		return -EINVAL;
-	switch (flags & VJ_BIND_FW_MASK) {
-	case VJ_BIND_FW_FILTERED:
-	case VJ_BIND_FW_SANCTIONED:
-	case VJ_BIND_FW_BYPASS:
-		break;
-	default:
+	if (mode != VJ_BIND_FW_FILTERED && mode != VJ_BIND_FW_SANCTIONED &&
+	    mode != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
-	}
 	/* The filtered path sees only packets the stack delivers locally. */
-	if ((flags & VJ_BIND_F_TRANSIT) &&
-	    (flags & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
+	if ((flags & VJ_BIND_F_TRANSIT) && mode != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
 	/* A direct channel's frames never pass the firewall. */
-	if ((flags & VJ_BIND_F_DIRECT) &&
-	    (flags & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
+	if ((flags & VJ_BIND_F_DIRECT) && mode != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
+	/* The ruleset sanctions through the conntrack mark. */
+	if (mode == VJ_BIND_FW_SANCTIONED &&
+	    !IS_ENABLED(CONFIG_NF_CONNTRACK_MARK))
+		return -EOPNOTSUPP;
 	if (!sk_net_capable(sk, CAP_NET_ADMIN))
 		return -EPERM;
 	return 0;
@@ -184,8 +179,9 @@ static unsigned int fw_deliver(struct vj_net *vn, struct sk_buff *skb,
 	return NF_STOLEN;
 }
 
-static unsigned int fw_local_in(void *priv, struct sk_buff *skb,
-				const struct nf_hook_state *state)
+/* The filtered path's NF_INET_LOCAL_IN hook, registered by hook.c. */
+unsigned int vj_fw_local_in(void *priv, struct sk_buff *skb,
+			    const struct nf_hook_state *state)
 {
 	struct vj_net *vn = priv;
 	struct vj_flow_key key;
@@ -197,41 +193,4 @@ static unsigned int fw_local_in(void *priv, struct sk_buff *skb,
 	if (vj_parse_skb(skb, state->pf, state->in->ifindex, &key, &thoff))
 		return NF_ACCEPT;
 	return fw_deliver(vn, skb, &key, thoff);
-}
-
-int vj_fw_register(struct vj_net *vn)
-{
-	int err;
-
-	lockdep_assert_held(&vn->lock);
-	if (vn->fw_hooks_registered)
-		return 0;
-
-	vn->fw_hook_ops[0] = (struct nf_hook_ops) {
-		.hook = fw_local_in,
-		.priv = vn,
-		.pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_LOCAL_IN,
-		.priority = VJ_FW_PRIORITY,
-	};
-	vn->fw_hook_ops[1] = (struct nf_hook_ops) {
-		.hook = fw_local_in,
-		.priv = vn,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_LOCAL_IN,
-		.priority = VJ_FW6_PRIORITY,
-	};
-	err = nf_register_net_hooks(vn->net, vn->fw_hook_ops,
-				    ARRAY_SIZE(vn->fw_hook_ops));
-	if (!err)
-		vn->fw_hooks_registered = true;
-	return err;
-}
-
-void vj_fw_unregister(struct vj_net *vn)
-{
-	if (vn->fw_hooks_registered)
-		nf_unregister_net_hooks(vn->net, vn->fw_hook_ops,
-					ARRAY_SIZE(vn->fw_hook_ops));
-	vn->fw_hooks_registered = false;
 }

@@ -13,11 +13,11 @@
 #include <linux/sort.h>
 #include <linux/socket.h>
 
-#include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_hook.h"
 #include "vj_sanction.h"
 #include "vj_socket.h"
+#include "vj_stats.h"
 
 static bool addr_is_any(const union vj_addr *a)
 {
@@ -174,13 +174,14 @@ static void chan_unhash(struct vj_net *vn, struct vj_chan *chan)
 	hlist_del_rcu(&chan->hnode);
 	WRITE_ONCE(chan->hashed, false);
 	vj_sanction_forget_chan(vn, chan);
-	if (!--vn->mask_refs[fam][chan->mask] && masks_rebuild(vn, fam)) {
-		/*
-		 * No memory for a smaller list: keep the old one, which only
-		 * costs a wasted probe of a mask nobody uses.
-		 */
-		vn->mask_refs[fam][chan->mask]++;
-	}
+	/*
+	 * No memory for a smaller list: the published one stays, still valid
+	 * (nothing in it is freed) and a superset of the masks in use, which
+	 * only costs a wasted probe.  mask_refs stays exact, so the next
+	 * rebuild of this family drops the mask.
+	 */
+	if (!--vn->mask_refs[fam][chan->mask] && masks_rebuild(vn, fam))
+		vj_count(VJ_CNT_MASKS_NOMEM);
 }
 
 /*
@@ -220,9 +221,6 @@ int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
 	}
 
 	err = vj_hook_register(vn);
-	if (err)
-		goto out_unlock;
-	err = vj_fw_register(vn);
 	if (err)
 		goto out_unlock;
 
@@ -279,13 +277,25 @@ void vj_flow_net_init(struct vj_net *vn, struct net *net)
 	vj_sanction_net_init(vn);
 }
 
-/* The namespace is going away: no channel is left in it. */
+/*
+ * The namespace is going away: no channel is left in it.  A mask list can
+ * still be published here (a rebuild that found no memory leaves the old
+ * one).  The hooks are gone since pre_exit, but a driver may still pass a
+ * frame of a device of this namespace to vj_netif_rx() until the device is
+ * moved or unregistered; free the list after a grace period, as every other
+ * mask list, rather than rely on the device teardown's own.
+ */
 void vj_flow_net_exit(struct vj_net *vn)
 {
+	struct vj_masks *masks;
 	unsigned int fam;
 
 	WARN_ON_ONCE(!list_empty(&vn->channels));
 	vj_sanction_net_exit(vn);
-	for (fam = 0; fam < ARRAY_SIZE(vn->masks); fam++)
-		kfree(rcu_dereference_protected(vn->masks[fam], true));
+	for (fam = 0; fam < ARRAY_SIZE(vn->masks); fam++) {
+		masks = rcu_dereference_protected(vn->masks[fam], true);
+		RCU_INIT_POINTER(vn->masks[fam], NULL);
+		if (masks)
+			kfree_rcu(masks, rcu);
+	}
 }

@@ -17,7 +17,9 @@
  * docs/DESIGN.md for the alternatives.
  *
  * Hooks are registered on the first bind in a namespace and stay until the
- * namespace goes, so bind/close cycles do not churn the hook list.
+ * namespace goes, so bind/close cycles do not churn the hook list.  The
+ * filtered path's LOCAL_IN hooks (firewall.c) are registered here with
+ * them, in one call.
  */
 
 #include <linux/ip.h>
@@ -66,6 +68,25 @@ static unsigned int hook_in(void *priv, struct sk_buff *skb,
 	return hook_deliver(vn, skb, &key, thoff);
 }
 
+static void hook_pair(struct nf_hook_ops *ops, struct vj_net *vn,
+		      nf_hookfn *fn, unsigned int hooknum, int prio4, int prio6)
+{
+	ops[0] = (struct nf_hook_ops) {
+		.hook = fn,
+		.priv = vn,
+		.pf = NFPROTO_IPV4,
+		.hooknum = hooknum,
+		.priority = prio4,
+	};
+	ops[1] = ops[0];
+	ops[1].pf = NFPROTO_IPV6;
+	ops[1].priority = prio6;
+}
+
+/*
+ * Register the namespace's hooks: the pre-routing pair (this file) and the
+ * filtered path's LOCAL_IN pair (firewall.c), together.
+ */
 int vj_hook_register(struct vj_net *vn)
 {
 	int err;
@@ -74,20 +95,10 @@ int vj_hook_register(struct vj_net *vn)
 	if (vn->hooks_registered)
 		return 0;
 
-	vn->hook_ops[0] = (struct nf_hook_ops) {
-		.hook = hook_in,
-		.priv = vn,
-		.pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = VJ_HOOK_PRIORITY,
-	};
-	vn->hook_ops[1] = (struct nf_hook_ops) {
-		.hook = hook_in,
-		.priv = vn,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = VJ_HOOK6_PRIORITY,
-	};
+	hook_pair(&vn->hook_ops[0], vn, hook_in, NF_INET_PRE_ROUTING,
+		  VJ_HOOK_PRIORITY, VJ_HOOK6_PRIORITY);
+	hook_pair(&vn->hook_ops[2], vn, vj_fw_local_in, NF_INET_LOCAL_IN,
+		  VJ_FW_PRIORITY, VJ_FW6_PRIORITY);
 	err = nf_register_net_hooks(vn->net, vn->hook_ops,
 				    ARRAY_SIZE(vn->hook_ops));
 	if (!err)

@@ -10,12 +10,12 @@
 #include <net/netns/generic.h>
 
 #include "vj_flow.h"
-#include "vj_firewall.h"
 #include "vj_hook.h"
 #include "vj_net.h"
 #include "vj_pool.h"
 #include "vj_proc.h"
 #include "vj_socket.h"
+#include "vj_xdp.h"
 
 #define VJ_POOL_MAX	(1024 * 1024)
 
@@ -45,7 +45,6 @@ static void __net_exit vj_pernet_pre_exit(struct net *net)
 
 	mutex_lock(&vn->lock);
 	vj_hook_unregister(vn);
-	vj_fw_unregister(vn);
 	mutex_unlock(&vn->lock);
 }
 
@@ -97,9 +96,15 @@ static int __init vj_init(void)
 	err = vj_socket_init();
 	if (err)
 		goto err_unregister_notifier;
+	/* Last: a kfunc set cannot be unregistered (see kernel/xdp.c). */
+	err = vj_xdp_init();
+	if (err)
+		goto err_socket_exit;
 	pr_info("loaded: %u global buffers\n", pool_buffers);
 	return 0;
 
+err_socket_exit:
+	vj_socket_exit();
 err_unregister_notifier:
 	unregister_netdevice_notifier(&vj_netdev_notifier);
 err_unregister_pernet:
@@ -109,6 +114,10 @@ err_pool_exit:
 	return err;
 }
 
+/*
+ * No XDP program can be calling vj_xdp_deliver() here: each one holds a
+ * reference on this module.  The kfunc set goes with the module's BTF.
+ */
 static void __exit vj_exit(void)
 {
 	vj_socket_exit();

@@ -119,30 +119,78 @@ static int parse_ipv4(const u8 *p, unsigned int len, struct vj_flow_key *key)
 }
 
 /*
- * Only a transport header right after the fixed IPv6 header is classified;
- * packets with extension headers go to the stack.
+ * Skip the IPv6 extension headers starting at @off (@nexthdr is the first
+ * one's type) as ipv6_skip_exthdr() does for the receive hooks, so that both
+ * paths find the same transport header: hop-by-hop, routing, destination
+ * options and AH are skipped (AH's length counts 4-byte words beyond the
+ * first two, the others' 8-byte words beyond the first); a fragment header
+ * is skipped only if its offset and flags are all zero (any other fragment
+ * goes to the stack, as the hooks leave it); "no next header" ends the
+ * parse.  Each header is at least 8 bytes and must lie within @limit, which
+ * bounds the walk.  Returns the offset of the transport header, with its
+ * type in @nexthdr, or -EINVAL.
  */
+static int skip_ipv6_exthdrs(const u8 *p, unsigned int off, unsigned int limit,
+			     u8 *nexthdr)
+{
+	while (ipv6_ext_hdr(*nexthdr)) {
+		const struct ipv6_opt_hdr *h;
+		unsigned int hlen;
+
+		if (*nexthdr == NEXTHDR_NONE || limit - off < sizeof(*h) + 6)
+			return -EINVAL;
+		h = (const struct ipv6_opt_hdr *)(p + off);
+		switch (*nexthdr) {
+		case NEXTHDR_FRAGMENT: {
+			const struct frag_hdr *fh = (const struct frag_hdr *)h;
+
+			if (fh->frag_off)
+				return -EINVAL;
+			hlen = sizeof(*fh);
+			break;
+		}
+		case NEXTHDR_AUTH:
+			hlen = ipv6_authlen(h);
+			break;
+		default:
+			hlen = ipv6_optlen(h);
+			break;
+		}
+		if (hlen > limit - off)
+			return -EINVAL;
+		*nexthdr = h->nexthdr;
+		off += hlen;
+	}
+	return off;
+}
+
+/* An IPv6 packet, its extension headers skipped as the hooks skip them. */
 static int parse_ipv6(const u8 *p, unsigned int len, struct vj_flow_key *key)
 {
 	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)p;
-	unsigned int plen;
+	unsigned int plen, limit;
+	u8 nexthdr;
+	int thoff;
 
 	if (len < sizeof(*ip6) || ip6->version != 6)
 		return -EINVAL;
 	plen = ntohs(ip6->payload_len);
 	if (plen > len - sizeof(*ip6))
 		return -EINVAL;
-	if (ipv6_ext_hdr(ip6->nexthdr))
+	limit = sizeof(*ip6) + plen;
+	nexthdr = ip6->nexthdr;
+	thoff = skip_ipv6_exthdrs(p, sizeof(*ip6), limit, &nexthdr);
+	if (thoff < 0)
 		return -EINVAL;
 	key->family = 1;
-	key->proto = ip6->nexthdr;
+	key->proto = nexthdr;
 	memcpy(key->saddr, &ip6->saddr, sizeof(key->saddr));
 	memcpy(key->daddr, &ip6->daddr, sizeof(key->daddr));
 	if (proto_has_ports(key->proto)) {
-		if (plen < 4)
+		if (limit - thoff < 4)
 			return -EINVAL;
-		memcpy(&key->sport, p + sizeof(*ip6), 2);
-		memcpy(&key->dport, p + sizeof(*ip6) + 2, 2);
+		memcpy(&key->sport, p + thoff, 2);
+		memcpy(&key->dport, p + thoff + 2, 2);
 	}
 	return 0;
 }

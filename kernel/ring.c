@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <net/checksum.h>
+#include <net/xdp.h>
 
 #include "vj_ring.h"
 #include "vj_pool.h"
@@ -25,6 +26,25 @@
 
 /* Slots copied per hold of the producer lock in vj_ring_flush(). */
 #define VJ_FLUSH_CHUNK	64
+
+/*
+ * Global buffers that channels may hold until their consumers poll, as
+ * fractions of the pool: one channel an eighth, the channels of one network
+ * namespace together a quarter, all channels together half.  The other half
+ * stays for frames on their way to the stack and for the drivers' own
+ * refills, whatever consumers do.
+ */
+#define VJ_GBUF_CHAN_DIV	8
+#define VJ_GBUF_NET_DIV		4
+#define VJ_GBUF_ALL_DIV		2
+
+/* Global buffers held by all channels. */
+static atomic_t ring_gbufs = ATOMIC_INIT(0);
+
+static unsigned int gbuf_limit(unsigned int div)
+{
+	return max(vj_pool_size() / div, 1U);
+}
 
 static bool ring_req_valid(const struct vj_ring_req *req)
 {
@@ -103,7 +123,12 @@ static void ring_uncharge(struct vj_ring *ring)
 	free_uid(ring->user);
 }
 
-struct vj_ring *vj_ring_create(const struct vj_ring_req *req)
+/*
+ * @net_gbufs counts the global buffers held by the channels of the ring's
+ * network namespace; it must outlive the ring.
+ */
+struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
+			       atomic_t *net_gbufs)
 {
 	struct vj_mmap_offsets off;
 	struct vj_ring *ring;
@@ -122,8 +147,9 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req)
 	ring->buf_size = req->buf_size;
 	ring->size = off.size;
 	ring->bufs_off = off.bufs;
-	/* A channel that does not poll must not sit on the whole pool. */
-	ring->gbuf_cap = clamp(vj_pool_size() / 4, 1U, ring->entries);
+	/* A channel that does not poll must not sit on the pool. */
+	ring->gbuf_cap = min(gbuf_limit(VJ_GBUF_CHAN_DIV), ring->entries);
+	ring->net_gbufs = net_gbufs;
 	spin_lock_init(&ring->lock);
 
 	err = ring_charge(ring);
@@ -137,7 +163,13 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req)
 		goto err_uncharge;
 	}
 
-	ring->area = vmalloc_user(ring->size);
+	/*
+	 * Charged to the memory cgroup of the creating task.  Past its
+	 * memory.max the allocation fails with ENOMEM rather than invoking the
+	 * cgroup's OOM killer (__GFP_RETRY_MAYFAIL), and quietly.
+	 */
+	ring->area = __vmalloc(ring->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+			       __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!ring->area) {
 		err = -ENOMEM;
 		goto err_free_slots;
@@ -160,6 +192,14 @@ err_free_ring:
 	return ERR_PTR(err);
 }
 
+/* A global buffer held by @ring goes back to the pool. */
+static void ring_gbuf_release(struct vj_ring *ring, struct vj_buffer *gbuf)
+{
+	vj_pool_put(gbuf);
+	atomic_dec(ring->net_gbufs);
+	atomic_dec(&ring_gbufs);
+}
+
 /*
  * Called once no producer can reach the ring any more (after an RCU grace
  * period) and no mapping is left (the mapping holds the socket's file).
@@ -173,7 +213,7 @@ void vj_ring_destroy(struct vj_ring *ring)
 		struct vj_slot *slot = &ring->slots[i & ring->mask];
 
 		if (slot->gbuf)
-			vj_pool_put(slot->gbuf);
+			ring_gbuf_release(ring, slot->gbuf);
 	}
 	vj_stats_add_pinned(-(long)ring->size);
 	kvfree(ring->free_ids);
@@ -183,15 +223,31 @@ void vj_ring_destroy(struct vj_ring *ring)
 	kfree(ring);
 }
 
+/*
+ * Map the whole area, page by page: it comes from __vmalloc() (for the
+ * memory cgroup charge), not vmalloc_user(), so remap_vmalloc_range() would
+ * refuse it.  As that would, the mapping cannot grow and is left out of
+ * core dumps.
+ */
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma)
 {
+	unsigned long off;
+	int err;
+
 	if (vma->vm_pgoff)
 		return -EINVAL;
 	if (vma->vm_end - vma->vm_start != ring->size)
 		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	return remap_vmalloc_range(vma, ring->area, 0);
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	for (off = 0; off < ring->size; off += PAGE_SIZE) {
+		err = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(ring->area + off));
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /*
@@ -283,6 +339,19 @@ static struct vj_slot *ring_reserve_slot(struct vj_ring *ring)
 }
 
 /*
+ * ring_reserve_slot() for a producer that copies into the slot's own
+ * buffer.  A direct ring's buffers belong to the device, and only
+ * vj_ring_direct_publish() produces into it: to the others it is as if
+ * dead.
+ */
+static struct vj_slot *ring_reserve_copy(struct vj_ring *ring)
+{
+	if (unlikely(ring->direct))
+		return ERR_PTR(-ENODEV);
+	return ring_reserve_slot(ring);
+}
+
+/*
  * Describe the packet in the slot being produced, @stored of its @len bytes
  * being in the buffer, and count it.  Called with ring->lock held.
  */
@@ -341,8 +410,7 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 
 	len = l2 + skb->len;
 	spin_lock_bh(&ring->lock);
-	/* A direct ring's buffers belong to the device: as if it were dead. */
-	slot = ring->direct ? ERR_PTR(-ENODEV) : ring_reserve_slot(ring);
+	slot = ring_reserve_copy(ring);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -357,6 +425,52 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		fix_partial_csum(skb, dst, l2, copy);
 	ring_produce(ring, &slot->desc, len, copy, ifindex, l2, skb->protocol,
 		     path | (l2 ? VJ_DESC_F_L2 : 0));
+	if (!ring->npending)
+		ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
+	return 0;
+}
+
+/*
+ * Copy one XDP frame, linear part and fragments, into the ring with its
+ * Ethernet header (VJ_DESC_F_XDP | VJ_DESC_F_L2, l3_off ETH_HLEN).  As
+ * much as fits in a buffer is copied; the rest is cut off (VJ_DESC_F_TRUNC).
+ * Returns 0, -ENOSPC if the ring was full (the drop is counted) or -ENODEV
+ * if the ring is dead.
+ */
+int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
+		   int ifindex, __be16 proto)
+{
+	unsigned int head = xdp->data_end - xdp->data;
+	unsigned int len = xdp_get_buff_len(xdp);
+	unsigned int copy, done, i;
+	struct vj_slot *slot;
+	u8 *dst;
+
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve_copy(ring);
+	if (IS_ERR(slot)) {
+		spin_unlock_bh(&ring->lock);
+		return PTR_ERR(slot);
+	}
+	dst = ring->bufs + (size_t)(ring->prod & ring->mask) * ring->buf_size;
+	copy = min(len, ring->buf_size);
+	done = min(head, copy);
+	memcpy(dst, xdp->data, done);
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		const struct skb_shared_info *sinfo =
+			xdp_get_shared_info_from_buff(xdp);
+
+		for (i = 0; i < sinfo->nr_frags && done < copy; i++) {
+			const skb_frag_t *frag = &sinfo->frags[i];
+			unsigned int n = min(skb_frag_size(frag), copy - done);
+
+			memcpy(dst + done, skb_frag_address(frag), n);
+			done += n;
+		}
+	}
+	ring_produce(ring, &slot->desc, len, done, ifindex, ETH_HLEN, proto,
+		     VJ_DESC_F_XDP | VJ_DESC_F_L2);
 	if (!ring->npending)
 		ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
@@ -380,11 +494,38 @@ void vj_ring_count_csum_bad(struct vj_ring *ring)
 }
 
 /*
+ * Take one more global buffer for @ring, within the limits of the channel,
+ * its namespace and all channels (VJ_GBUF_*_DIV).  Returns false, the
+ * refusal counted as rx_ring_full and driver_capped, if one is reached.
+ * Called with ring->lock held.
+ */
+static bool ring_gbuf_charge(struct vj_ring *ring)
+{
+	if (ring->npending >= ring->gbuf_cap)
+		goto refuse;
+	if (atomic_inc_return(ring->net_gbufs) > gbuf_limit(VJ_GBUF_NET_DIV))
+		goto undo_net;
+	if (atomic_inc_return(&ring_gbufs) > gbuf_limit(VJ_GBUF_ALL_DIV))
+		goto undo_all;
+	return true;
+
+undo_all:
+	atomic_dec(&ring_gbufs);
+undo_net:
+	atomic_dec(ring->net_gbufs);
+refuse:
+	ring->stats.rx_ring_full++;
+	vj_count(VJ_CNT_DRIVER_CAPPED);
+	return false;
+}
+
+/*
  * Queue a global buffer from the driver API.  It is not visible to user
  * space (which cannot map global buffers) until the consumer's next poll
- * copies it into the slot's own buffer: see vj_ring_flush().  A channel
- * holds at most gbuf_cap global buffers; beyond that, frames are dropped
- * as for a full ring.  Returns 0, -ENOSPC (ring full, counted) or -ENODEV
+ * copies it into the slot's own buffer: see vj_ring_flush().  The buffers
+ * held this way are bounded per channel, per namespace and in all (see
+ * VJ_GBUF_*_DIV); beyond a bound, frames are dropped as for a full ring.
+ * Returns 0, -ENOSPC (ring full or a bound reached, counted) or -ENODEV
  * (ring dead); on error the caller still owns @gbuf.
  */
 int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
@@ -393,11 +534,9 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 	struct vj_slot *slot;
 
 	spin_lock_bh(&ring->lock);
-	slot = ring->direct ? ERR_PTR(-ENODEV) : ring_reserve_slot(ring);
-	if (!IS_ERR(slot) && ring->npending >= ring->gbuf_cap) {
-		ring->stats.rx_ring_full++;
+	slot = ring_reserve_copy(ring);
+	if (!IS_ERR(slot) && !ring_gbuf_charge(ring))
 		slot = ERR_PTR(-ENOSPC);
-	}
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -433,7 +572,7 @@ void vj_ring_flush(struct vj_ring *ring)
 			if (slot->gbuf) {
 				memcpy(ring->bufs + (size_t)idx * ring->buf_size,
 				       slot->gbuf->data, slot->desc.len);
-				vj_pool_put(slot->gbuf);
+				ring_gbuf_release(ring, slot->gbuf);
 				slot->gbuf = NULL;
 				WRITE_ONCE(ring->npending, ring->npending - 1);
 			}
@@ -515,6 +654,24 @@ int vj_ring_direct_init(struct vj_ring *ring)
 	ring->direct = true;
 	spin_unlock_bh(&ring->lock);
 	return 0;
+}
+
+/*
+ * Undo vj_ring_direct_init() for a bind that failed: nothing was produced,
+ * every buffer is back on the free list.
+ */
+void vj_ring_direct_exit(struct vj_ring *ring)
+{
+	u32 *ids;
+
+	spin_lock_bh(&ring->lock);
+	WARN_ON_ONCE(ring->prod || ring->nfree != ring->entries);
+	ids = ring->free_ids;
+	ring->free_ids = NULL;
+	ring->nfree = 0;
+	ring->direct = false;
+	spin_unlock_bh(&ring->lock);
+	kvfree(ids);
 }
 
 /* Slots the consumer handed back give their buffers to the free list. */

@@ -77,6 +77,16 @@ static void sanction_del(struct vj_net *vn, struct vj_sanction *s)
 	call_rcu(&s->rcu, sanction_free_rcu);
 }
 
+/* The conntrack mark, or 0 on kernels built without it. */
+static u32 ct_mark(const struct nf_conn *ct)
+{
+#if IS_ENABLED(CONFIG_NF_CONNTRACK_MARK)
+	return READ_ONCE(ct->mark);
+#else
+	return 0;
+#endif
+}
+
 static bool sanction_stale(const struct vj_sanction *s)
 {
 	return nf_ct_is_dying(s->ct) || nf_ct_is_expired(s->ct);
@@ -115,7 +125,7 @@ void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 
 	if (!mark || !ct || nf_ct_is_template(ct) || !nf_ct_is_confirmed(ct))
 		return;
-	if ((READ_ONCE(ct->mark) & mark) != mark)
+	if ((ct_mark(ct) & mark) != mark)
 		return;
 	tuple_of(&t, key);
 	s = kzalloc(sizeof(*s), GFP_ATOMIC);

@@ -61,7 +61,8 @@ static int sock_ensure_ring(struct vj_sock *vs)
 
 	if (vs->ring)
 		return 0;
-	ring = vj_ring_create(&vs->req);
+	ring = vj_ring_create(&vs->req,
+			      &vj_pernet(sock_net(&vs->sk))->gbufs);
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 	vs->chan.ring = ring;
@@ -155,6 +156,7 @@ out_release_direct:
 	rtnl_unlock();
 	vj_direct_release(vs->direct);
 	vs->direct = NULL;
+	vj_ring_direct_exit(vs->ring);
 	return err;
 out_unlock:
 	mutex_unlock(&vs->lock);

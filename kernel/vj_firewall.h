@@ -15,9 +15,17 @@
 #ifndef _VJ_FIREWALL_H
 #define _VJ_FIREWALL_H
 
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
 #include <linux/types.h>
 
+/* The filtered path: after the filter (0), security (50) and helper tables. */
+#define VJ_FW_PRIORITY		NF_IP_PRI_LAST
+#define VJ_FW6_PRIORITY		NF_IP6_PRI_LAST
+
 struct net;
+struct nf_hook_state;
+struct sk_buff;
 struct net_device;
 struct sock;
 struct vj_chan;
@@ -30,7 +38,7 @@ bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
 struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
 				    const struct vj_flow_key *key,
 				    const struct net_device *dev);
-int vj_fw_register(struct vj_net *vn);
-void vj_fw_unregister(struct vj_net *vn);
+unsigned int vj_fw_local_in(void *priv, struct sk_buff *skb,
+			    const struct nf_hook_state *state);
 
 #endif /* _VJ_FIREWALL_H */

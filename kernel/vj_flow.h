@@ -79,13 +79,13 @@ struct vj_net {
 	struct hlist_head table[1 << VJ_HASH_BITS];
 	u32 seed;
 	bool hooks_registered;
-	struct nf_hook_ops hook_ops[2];		/* pre-routing, vj_hook.h */
-	bool fw_hooks_registered;
-	struct nf_hook_ops fw_hook_ops[2];	/* local-in, vj_firewall.h */
+	/* pre-routing (hook.c), then local-in (firewall.c), IPv4 and IPv6 */
+	struct nf_hook_ops hook_ops[4];
 	spinlock_t sanction_lock;		/* writers of sanctions */
 	unsigned int nsanctions;
 	struct hlist_head sanctions[1 << VJ_SANCTION_BITS]; /* vj_sanction.h */
 	struct net *net;
+	atomic_t gbufs;		/* global buffers its channels hold, ring.c */
 };
 
 int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,

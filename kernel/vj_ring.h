@@ -49,6 +49,7 @@
 #ifndef _VJ_RING_H
 #define _VJ_RING_H
 
+#include <linux/atomic.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -56,6 +57,7 @@
 
 struct sk_buff;
 struct vj_buffer;
+struct xdp_buff;
 
 #define VJ_OFF_PRODUCER		0
 #define VJ_OFF_FLAGS		4
@@ -106,6 +108,7 @@ struct vj_ring {
 	u32 cons;		/* last valid consumer index seen */
 	u32 npending;		/* slots in [pub, prod) holding a global buffer */
 	u32 gbuf_cap;		/* most global buffers it may hold */
+	atomic_t *net_gbufs;	/* its namespace's held count, vj_net */
 	bool dead;		/* device gone: nothing more will arrive */
 	/*
 	 * Direct receive (VJ_BIND_F_DIRECT): only the device writes the
@@ -124,12 +127,15 @@ struct vj_ring {
 int vj_ring_geometry_check(const struct vj_ring_req *req);
 void vj_ring_offsets(const struct vj_ring_req *req,
 		     struct vj_mmap_offsets *off);
-struct vj_ring *vj_ring_create(const struct vj_ring_req *req);
+struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
+			       atomic_t *net_gbufs);
 void vj_ring_destroy(struct vj_ring *ring);
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		   const u8 *mac, unsigned int l2, int ifindex, u32 path);
+int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
+		   int ifindex, __be16 proto);
 void vj_ring_count_drops(struct vj_ring *ring, unsigned int n);
 void vj_ring_count_csum_bad(struct vj_ring *ring);
 int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
@@ -140,6 +146,7 @@ bool vj_ring_readable(struct vj_ring *ring);
 void vj_ring_set_dead(struct vj_ring *ring);
 bool vj_ring_dead(struct vj_ring *ring);
 int vj_ring_direct_init(struct vj_ring *ring);
+void vj_ring_direct_exit(struct vj_ring *ring);
 int vj_ring_direct_get(struct vj_ring *ring);
 void vj_ring_direct_put(struct vj_ring *ring, u32 id);
 void *vj_ring_direct_addr(struct vj_ring *ring, u32 id);

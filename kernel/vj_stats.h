@@ -16,12 +16,15 @@ enum vj_counter {
 	VJ_CNT_DRIVER_CLAIMED,	/* of those, queued on a user channel */
 	VJ_CNT_DRIVER_DROPPED,	/* of those, dropped: that channel was full */
 	VJ_CNT_DRIVER_BAD,	/* of those, dropped: length over the buffer */
+	VJ_CNT_DRIVER_CAPPED,	/* of dropped: channels held their share */
 	VJ_CNT_DEFAULT_RX,	/* of those, given to the default channel */
 	VJ_CNT_DEFAULT_TO_STACK, /* default channel: handed to the stack */
 	VJ_CNT_DEFAULT_NOMEM,	/* default channel: lost, no skb */
 	VJ_CNT_DEFAULT_NOCOPY,	/* of to_stack: skb built around the buffer */
 	VJ_CNT_HOOK_CLAIMED,	/* pre-routing hook: copied into a channel */
 	VJ_CNT_HOOK_DROPPED,	/* pre-routing hook: dropped, channel full */
+	VJ_CNT_XDP_CLAIMED,	/* XDP path: copied into a channel */
+	VJ_CNT_XDP_DROPPED,	/* XDP path: dropped, channel full */
 	VJ_CNT_FW_CLAIMED,	/* filtered path: copied into a channel */
 	VJ_CNT_FW_DROPPED,	/* filtered path: dropped, channel full */
 	VJ_CNT_FW_DEFERRED,	/* fast path matched, left for the firewall */
@@ -32,6 +35,7 @@ enum vj_counter {
 	VJ_CNT_SANCTION_NOTED,	/* connections sanctioned by the ruleset */
 	VJ_CNT_SANCTION_ENDED,	/* sanctions ended */
 	VJ_CNT_SANCTION_REFUSED, /* sanctions not noted: table full, no memory */
+	VJ_CNT_MASKS_NOMEM,	/* mask list kept: no memory to shrink it */
 	VJ_CNT_CHANNELS_CREATED,
 	VJ_CNT_CHANNELS_DESTROYED,
 	VJ_CNT_BYTES_PINNED,	/* ring memory currently allocated */

@@ -8,6 +8,10 @@
  *   echo "count=100 saddr=198.51.100.2 daddr=198.51.100.1 sport=1000 \
  *         dport=2000 len=64 batch=8" > /sys/kernel/debug/vjtest/inject
  *
+ * IPv6 frames may carry one extension header between the IPv6 and the UDP
+ * header: exthdr=0 (hop-by-hop, 8 bytes of padding), 60 (destination
+ * options, likewise) or 51 (AH, 24 bytes).
+ *
  * Payload byte 0..3 carry the sequence number (big endian), byte i >= 4 is
  * (seq + i) & 0xff.  Frames that no channel claims reach the stack on
  * vjtest0 through the default channel.
@@ -23,6 +27,7 @@
 #include <linux/udp.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
+#include <net/ipv6.h>
 
 #include "vjchan_driver.h"
 
@@ -37,6 +42,7 @@ struct inject_req {
 	unsigned int count, len, batch, seq;
 	u16 sport, dport;
 	u8 proto;
+	int exthdr;		/* IPv6 extension header type, or -1 */
 	bool v6;
 	__be32 saddr4, daddr4;
 	struct in6_addr saddr6, daddr6;
@@ -54,10 +60,43 @@ static const struct net_device_ops vjtest_ops = {
 	.ndo_validate_addr = eth_validate_addr,
 };
 
+static unsigned int exthdr_len(int type)
+{
+	switch (type) {
+	case NEXTHDR_HOP:
+	case NEXTHDR_DEST:
+		return 8;
+	case NEXTHDR_AUTH:
+		return 24;
+	default:
+		return 0;
+	}
+}
+
+/* One extension header of @type in front of a header of type @next. */
+static void build_exthdr(u8 *p, int type, u8 next)
+{
+	unsigned int len = exthdr_len(type);
+
+	memset(p, 0, len);
+	p[0] = next;
+	if (type == NEXTHDR_AUTH) {
+		p[1] = len / 4 - 2;	/* 4-byte words beyond the first two */
+		p[7] = 1;		/* SPI 1 */
+		p[11] = 1;		/* sequence number 1 */
+	} else {
+		p[1] = len / 8 - 1;	/* 8-byte words beyond the first */
+		p[2] = IPV6_TLV_PADN;
+		p[3] = len - 4;
+	}
+}
+
 static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
 {
 	static const u8 src_mac[ETH_ALEN] = { 0x02, 0x56, 0x4a, 0, 0, 2 };
-	unsigned int l3 = r->v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	unsigned int ext = r->v6 ? exthdr_len(r->exthdr) : 0;
+	unsigned int l3 = (r->v6 ? sizeof(struct ipv6hdr) :
+			   sizeof(struct iphdr)) + ext;
 	unsigned int ulen = sizeof(struct udphdr) + r->len;
 	struct ethhdr *eth = (struct ethhdr *)p;
 	struct udphdr *uh = (struct udphdr *)(p + ETH_HLEN + l3);
@@ -82,8 +121,10 @@ static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
 
 		memset(ip6, 0, sizeof(*ip6));
 		ip6->version = 6;
-		ip6->payload_len = htons(ulen);
-		ip6->nexthdr = r->proto;
+		ip6->payload_len = htons(ext + ulen);
+		ip6->nexthdr = ext ? r->exthdr : r->proto;
+		if (ext)
+			build_exthdr((u8 *)(ip6 + 1), r->exthdr, r->proto);
 		ip6->hop_limit = 64;
 		ip6->saddr = r->saddr6;
 		ip6->daddr = r->daddr6;
@@ -164,6 +205,7 @@ static int parse_req(char *line, struct inject_req *r)
 	r->proto = IPPROTO_UDP;
 	r->sport = 1000;
 	r->dport = 2000;
+	r->exthdr = -1;
 	while ((tok = strsep(&line, " \t\n"))) {
 		char *val = strchr(tok, '=');
 		unsigned int v;
@@ -194,6 +236,8 @@ static int parse_req(char *line, struct inject_req *r)
 				r->dport = v;
 			else if (!strcmp(tok, "proto") && v <= U8_MAX)
 				r->proto = v;
+			else if (!strcmp(tok, "exthdr") && exthdr_len(v))
+				r->exthdr = v;
 			else
 				return -EINVAL;
 		}
@@ -202,8 +246,10 @@ static int parse_req(char *line, struct inject_req *r)
 	}
 	if (!r->batch || r->batch > VJTEST_MAX_BATCH)
 		return -EINVAL;
-	if (ETH_HLEN + sizeof(struct ipv6hdr) + sizeof(struct udphdr) +
-	    (u64)r->len > VJ_GBUF_SIZE)
+	if (r->exthdr >= 0 && !r->v6)
+		return -EINVAL;
+	if (ETH_HLEN + sizeof(struct ipv6hdr) + exthdr_len(r->exthdr) +
+	    sizeof(struct udphdr) + (u64)r->len > VJ_GBUF_SIZE)
 		return -EINVAL;
 	return 0;
 }

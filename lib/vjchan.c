@@ -202,18 +202,26 @@ int vj_wait(struct vj_chan *ch, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
 	socklen_t optlen;
+	int dead, err;
 	__u32 n;
-	int err;
 
+	/*
+	 * DEAD first (F), then the producer (C): a ring seen dead has its
+	 * final producer index published before the flag (E), so nothing
+	 * queued is missed.  The other order could see an old producer and
+	 * then DEAD, and report ENODEV with packets still in the ring.
+	 */
+	dead = vj_chan_dead(ch);
 	n = vj_ready(ch);
 	if (n)
 		return n;
 
 	/* A dead ring gets nothing new: collect what poll() moves in. */
-	if (vj_chan_dead(ch))
+	if (dead)
 		timeout_ms = 0;
 	if (poll(&pfd, 1, timeout_ms) < 0)
 		return -errno;
+	dead = vj_chan_dead(ch);
 	n = vj_ready(ch);
 	if (n)
 		return n;
@@ -228,7 +236,7 @@ int vj_wait(struct vj_chan *ch, int timeout_ms)
 		if (err)
 			return -err;
 	}
-	return vj_chan_dead(ch) ? -ENODEV : 0;
+	return dead ? -ENODEV : 0;
 }
 
 /* Protocols with a text name; the first entry is the "any" kind. */

@@ -415,6 +415,108 @@ int vj_pattern_check(const void *p, size_t len, uint32_t *seq);
 const void *vj_udp_payload(const struct vj_desc *desc, const void *pkt,
 			   __u32 len, __u32 *plen);
 
+/**
+ * struct vj_keyval - a key and its value in a text
+ * @section: the label of the table the pair is in, or NULL
+ * @section_len: the label's length, without its colon
+ * @key: the key, not NUL-terminated
+ * @key_len: its length
+ * @value: the value, not NUL-terminated
+ * @value_len: its length; 0 for a "KEY" line without a value
+ *
+ * The pointers point into the text given to vj_keyval_start().
+ */
+struct vj_keyval {
+	const char	*section;
+	size_t		section_len;
+	const char	*key;
+	size_t		key_len;
+	const char	*value;
+	size_t		value_len;
+};
+
+/**
+ * struct vj_keyval_iter - where vj_keyval_next() is in a text
+ *
+ * All members are private.
+ */
+struct vj_keyval_iter {
+	const char	*pos;
+	const char	*words;
+	const char	*values;
+	const char	*section;
+	size_t		section_len;
+	int		state;
+};
+
+/**
+ * vj_keyval_start() - start reading the keys and values of a text
+ * @it: iterator to initialise
+ * @text: NUL-terminated text; it must stay unchanged while @it is used
+ */
+void vj_keyval_start(struct vj_keyval_iter *it, const char *text);
+
+/**
+ * vj_keyval_next() - the next key and value of a text
+ * @it: iterator from vj_keyval_start()
+ * @kv: set to the pair found
+ *
+ * The text is read line by line; words are separated by blanks.  A line is
+ * one of:
+ *
+ * - "KEY=VALUE KEY=VALUE ...", if its first word holds a '=' (the
+ *   benchmark's result lines, the inject file of the test driver): one
+ *   pair per word;
+ * - "LABEL: KEY KEY ..." followed by "LABEL: VALUE VALUE ..." with the
+ *   same label (/proc/net/snmp): one pair per column, with @kv->section
+ *   set to the label;
+ * - "KEY VALUE" otherwise (/proc/net/vjchan_pool): the first word is the
+ *   key, the rest of the line without its outer blanks the value;
+ * - blank, and skipped.
+ *
+ * Return: 1 with @kv set, 0 at the end of the text, or -EBADMSG for a word
+ * of a KEY=VALUE line without a '=' or with an empty key, or for a table
+ * whose two lines have different numbers of words (the iterator is then
+ * past the bad part, so reading may go on).
+ */
+int vj_keyval_next(struct vj_keyval_iter *it, struct vj_keyval *kv);
+
+/**
+ * vj_keyval_find() - the first pair of a text with a given name
+ * @text: NUL-terminated text, in the forms of vj_keyval_next()
+ * @name: "KEY" for a pair outside tables, "LABEL:KEY" for one in a table
+ *	(e.g. "Udp:RcvbufErrors")
+ * @kv: set to the pair found
+ *
+ * Malformed parts of the text are skipped.
+ *
+ * Return: 0, or -ENOENT if no pair has that name.
+ */
+int vj_keyval_find(const char *text, const char *name, struct vj_keyval *kv);
+
+/**
+ * vj_keyval_int() - the value of a named pair as an integer
+ * @text: as for vj_keyval_find()
+ * @name: as for vj_keyval_find()
+ * @val: set to the value
+ *
+ * Return: 0, -ENOENT if no pair has that name, -EINVAL if its value is not
+ * a decimal integer (an optional '-', then digits only), -ERANGE if it does
+ * not fit a long long.
+ */
+int vj_keyval_int(const char *text, const char *name, long long *val);
+
+/**
+ * vj_keyval_double() - the value of a named pair as a floating-point number
+ * @text: as for vj_keyval_find()
+ * @name: as for vj_keyval_find()
+ * @val: set to the value
+ *
+ * Return: 0, -ENOENT if no pair has that name, -EINVAL if its value is not
+ * a number strtod() takes whole, -ERANGE if it overflows.
+ */
+int vj_keyval_double(const char *text, const char *name, double *val);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,11 @@
 # dependencies are installed by scripts/build-debug-kernel.sh).  The guest
 # shares the host's root read-only, so the guest's tools come from here too.
 # Kernel packages are never installed: scripts/fetch-kernel.sh extracts them
-# into a cache instead.
+# into a cache instead (dkms only builds against that cache, see
+# scripts/dkms-build.sh; --no-install-recommends keeps it from pulling in
+# linux-headers).  The guests see the host's root, so tcpdump and tshark
+# (for the pcapng tests) serve them too.  python3-matplotlib is optional:
+# make demo and make bench draw plots when it is there.
 set -euo pipefail
 
 pkgs=(
@@ -20,6 +24,10 @@ pkgs=(
 	sparse
 	# XDP programs and the benchmark's receivers and chart
 	clang llvm libbpf-dev libxdp-dev xdp-tools python3-matplotlib
+	# the benchmark's TCP through vjnet and virtio_net (bench/nic.sh)
+	iperf3
+	# manual pages, make install/deb and DKMS, reading pcapng back
+	groff-base man-db dpkg-dev dkms tcpdump tshark
 )
 
 missing=()

@@ -2,9 +2,10 @@
 /*
  * In-guest test suite for vjchan: helpers shared by the cases.
  *
- * Nothing here uses libvjchan: the socket calls are raw and the ring
- * consumer is written against include/uapi/linux/vjchan.h only, so the
- * library and the kernel are tested independently.
+ * The socket calls are raw and the ring consumer (tests/lib/ring.c) is
+ * written against include/uapi/linux/vjchan.h only, so libvjchan and the
+ * kernel are tested independently; the library's key/value parser reads
+ * the /proc files (tests/lib/proc.c).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -134,34 +135,7 @@ void diag(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-const char *errname(int err)
-{
-	static __thread char buf[16];
-	const char *n = strerrorname_np(err);
-
-	if (n)
-		return n;
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
-}
-
 /* --- time, processes, capabilities, namespaces ---------------------- */
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-void msleep(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 /* Ports 20000 + 40 * case + n: cases never see each other's traffic. */
 uint16_t tport(unsigned int n)
@@ -335,36 +309,14 @@ int vj_socket(void)
 	return fd;
 }
 
-int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size)
-{
-	struct vj_ring_req req = {
-		.entries = entries,
-		.buf_size = buf_size,
-	};
-
-	return setsockopt(fd, SOL_VJCHAN, VJ_RING, &req, sizeof(req));
-}
-
-uint16_t vj_bind_flags = VJ_BIND_FW_BYPASS;
-
-int vj_bind(int fd, const struct vj_flow *f)
-{
-	struct sockaddr_vj sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.svj_family = AF_VJCHAN;
-	sa.svj_flags = vj_bind_flags;
-	sa.svj_flow = *f;
-	return bind(fd, (struct sockaddr *)&sa, sizeof(sa));
-}
-
 static void get_opt(int fd, int opt, void *buf, socklen_t size,
 		    const char *name)
 {
-	socklen_t len = size;
+	socklen_t len;
+	int e = vj_getopt(fd, opt, buf, size, &len);
 
-	if (getsockopt(fd, SOL_VJCHAN, opt, buf, &len))
-		fail("getsockopt(%s): %s", name, errname(errno));
+	if (e)
+		fail("getsockopt(%s): %s", name, errname(-e));
 	if (len != size)
 		fail("getsockopt(%s): optlen %u, want %u", name, len, size);
 }
@@ -406,45 +358,20 @@ bool vj_wait_total(int fd, uint64_t n, int ms)
 	return WAIT_FOR(vj_stat_total(fd) >= n, ms);
 }
 
-void chan_init(struct vj_chan *c, int fd)
-{
-	memset(c, 0, sizeof(*c));
-	c->fd = fd;
-	c->map = MAP_FAILED;
-}
-
 void chan_map(struct vj_chan *c)
 {
-	struct vj_mmap_offsets *o = &c->off;
+	const char *why = ring_map(c);
 
-	*o = vj_get_offsets(c->fd);
-	if (!o->entries || (o->entries & (o->entries - 1)))
-		fail("VJ_MMAP_OFFSETS: entries %u not a power of two",
-		     o->entries);
-	if (o->producer + 4 > o->size || o->consumer + 4 > o->size ||
-	    o->flags + 4 > o->size ||
-	    o->desc + (uint64_t)o->entries * sizeof(struct vj_desc) > o->size ||
-	    o->bufs + (uint64_t)o->entries * o->buf_size > o->size)
-		fail("VJ_MMAP_OFFSETS: layout outside size %llu",
-		     (unsigned long long)o->size);
-	c->map = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      c->fd, 0);
-	if (c->map == MAP_FAILED)
-		fail("mmap(%llu): %s", (unsigned long long)o->size,
-		     errname(errno));
-	c->prod = (_Atomic uint32_t *)(c->map + o->producer);
-	c->cons = (_Atomic uint32_t *)(c->map + o->consumer);
-	c->flags = (_Atomic uint32_t *)(c->map + o->flags);
-	c->desc = (struct vj_desc *)(c->map + o->desc);
-	c->bufs = c->map + o->bufs;
-	c->head = atomic_load_explicit(c->cons, memory_order_relaxed);
+	if (why)
+		fail("%s", why);
 }
 
 void chan_unmap(struct vj_chan *c)
 {
-	if (c->map != MAP_FAILED && munmap(c->map, c->off.size))
-		fail("munmap: %s", errname(errno));
-	c->map = MAP_FAILED;
+	const char *why = ring_unmap(c);
+
+	if (why)
+		fail("%s", why);
 }
 
 void chan_open(struct vj_chan *c, const struct vj_flow *f,
@@ -467,54 +394,35 @@ void chan_close(struct vj_chan *c)
 	c->fd = -1;
 }
 
-uint32_t chan_producer(struct vj_chan *c)
-{
-	return atomic_load_explicit(c->prod, memory_order_acquire);
-}
-
-void chan_set_consumer(struct vj_chan *c, uint32_t v)
-{
-	atomic_store_explicit(c->cons, v, memory_order_release);
-}
-
-uint32_t chan_pending(struct vj_chan *c)
-{
-	return chan_producer(c) - c->head;
-}
-
 /*
  * Copies out descriptor idx and its bytes, validating as any consumer
  * must.  The kernel guarantees the bounds; a violation is a failure.
  */
 int chan_peek_at(struct vj_chan *c, uint32_t idx, struct vj_pkt *p)
 {
-	uint32_t mask = c->off.entries - 1;
+	const uint8_t *data;
+	const char *why = ring_desc(c, idx, &p->d, &data);
 
-	p->slot = idx & mask;
-	p->d = c->desc[p->slot];
-	if (p->d.buf >= c->off.entries || p->d.off > c->off.buf_size ||
-	    p->d.len > c->off.buf_size - p->d.off)
-		fail("descriptor %u out of bounds: buf %u off %u len %u "
-		     "(entries %u buf_size %u)", idx, p->d.buf, p->d.off,
-		     p->d.len, c->off.entries, c->off.buf_size);
-	memcpy(p->data, c->bufs + (size_t)p->d.buf * c->off.buf_size +
-	       p->d.off, p->d.len);
+	if (why)
+		fail("%s", why);
+	p->slot = idx & (c->off.entries - 1);
+	memcpy(p->data, data, p->d.len);
 	return 1;
 }
 
 /* Takes one packet if the ring has one: acquire producer, release consumer. */
 int chan_try(struct vj_chan *c, struct vj_pkt *p)
 {
-	uint32_t prod = atomic_load_explicit(c->prod, memory_order_acquire);
+	const char *why;
+	uint32_t n;
 
-	if (prod == c->head)
+	why = ring_avail(c, &n);
+	if (why)
+		fail("%s", why);
+	if (!n)
 		return 0;
-	if (prod - c->head > c->off.entries)
-		fail("producer %u is %u ahead of consumer %u (entries %u)",
-		     prod, prod - c->head, c->head, c->off.entries);
 	chan_peek_at(c, c->head, p);
-	c->head++;
-	atomic_store_explicit(c->cons, c->head, memory_order_release);
+	ring_release(c, 1);
 	return 1;
 }
 
@@ -552,189 +460,6 @@ void chan_expect_empty(struct vj_chan *c, const char *what)
 }
 
 /* --- packets -------------------------------------------------------- */
-
-void payload_fill(uint8_t *buf, uint32_t len, uint32_t seq)
-{
-	uint32_t i;
-
-	for (i = 0; i < len && i < 4; i++)
-		buf[i] = seq >> (24 - 8 * i);
-	for (i = 4; i < len; i++)
-		buf[i] = (seq + i) & 0xff;
-}
-
-const char *payload_check(const uint8_t *buf, uint32_t len, uint32_t *seq)
-{
-	static __thread char why[96];
-	uint32_t s, i;
-
-	if (len < 4)
-		return "payload shorter than 4 bytes";
-	s = (uint32_t)buf[0] << 24 | buf[1] << 16 | buf[2] << 8 | buf[3];
-	for (i = 4; i < len; i++) {
-		if (buf[i] != ((s + i) & 0xff)) {
-			snprintf(why, sizeof(why),
-				 "payload of seq %u corrupt at byte %u "
-				 "(0x%02x, want 0x%02x)", s, i, buf[i],
-				 (s + i) & 0xff);
-			return why;
-		}
-	}
-	if (seq)
-		*seq = s;
-	return NULL;
-}
-
-uint32_t csum_add(uint32_t sum, const void *buf, size_t len)
-{
-	const uint8_t *b = buf;
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)b[i] << 8 | b[i + 1];
-	if (len & 1)
-		sum += (uint32_t)b[len - 1] << 8;
-	return sum;
-}
-
-uint16_t csum_fold32(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum & 0xffff;
-}
-
-static bool has_ports(uint8_t proto)
-{
-	return proto == IPPROTO_UDP || proto == IPPROTO_TCP ||
-	       proto == IPPROTO_UDPLITE || proto == IPPROTO_SCTP ||
-	       proto == IPPROTO_DCCP;
-}
-
-static const char *parse_l4(struct pkt_info *pi, const uint8_t *l4,
-			    uint32_t avail)
-{
-	if (pi->frag || !has_ports(pi->proto))
-		return NULL;
-	if (avail < 4)
-		return "transport header cut";
-	pi->sport = l4[0] << 8 | l4[1];
-	pi->dport = l4[2] << 8 | l4[3];
-	if (pi->proto == IPPROTO_TCP && avail >= 14)
-		pi->tcp_flags = l4[13];
-	if (pi->proto != IPPROTO_UDP)
-		return NULL;
-	if (avail < 8)
-		return "UDP header cut";
-	pi->udp_len = l4[4] << 8 | l4[5];
-	if (pi->udp_len < 8)
-		return "UDP length below 8";
-	pi->udp_len -= 8;
-	pi->payload = l4 + 8;
-	pi->plen = avail - 8 < pi->udp_len ? avail - 8 : pi->udp_len;
-	return NULL;
-}
-
-/* Parses the IP and transport headers of a received packet. */
-const char *pkt_parse(const struct vj_pkt *p, struct pkt_info *pi)
-{
-	const uint8_t *d = p->data;
-	uint32_t len = p->d.len, l3 = p->d.l3_off, avail;
-
-	memset(pi, 0, sizeof(*pi));
-	if (l3 > len)
-		return "l3_off beyond the packet";
-	pi->l3 = d + l3;
-	avail = len - l3;
-	switch (ntohs(p->d.proto)) {
-	case 0x0800: {
-		const uint8_t *ip = pi->l3;
-		uint32_t ihl, tot;
-
-		pi->family = AF_INET;
-		if (avail < 20 || (ip[0] >> 4) != 4)
-			return "not an IPv4 header at l3_off";
-		ihl = (ip[0] & 15) * 4;
-		tot = ip[2] << 8 | ip[3];
-		if (ihl < 20 || ihl > avail || tot < ihl)
-			return "bad IPv4 header length";
-		if (tot < avail)
-			avail = tot;
-		pi->frag = (ip[6] & 0x3f) || ip[7];
-		pi->proto = ip[9];
-		memcpy(&pi->saddr.ip4, ip + 12, 4);
-		memcpy(&pi->daddr.ip4, ip + 16, 4);
-		return parse_l4(pi, ip + ihl, avail - ihl);
-	}
-	case 0x86dd: {
-		const uint8_t *ip = pi->l3, *h;
-		uint32_t off = 40, plen;
-		uint8_t nh;
-
-		pi->family = AF_INET6;
-		if (avail < 40 || (ip[0] >> 4) != 6)
-			return "not an IPv6 header at l3_off";
-		plen = ip[4] << 8 | ip[5];
-		if (plen + 40 < avail)
-			avail = plen + 40;
-		nh = ip[6];
-		memcpy(&pi->saddr, ip + 8, 16);
-		memcpy(&pi->daddr, ip + 24, 16);
-		for (;;) {
-			h = ip + off;
-			if (nh == 0 || nh == 43 || nh == 60) {
-				if (off + 8 > avail)
-					return "IPv6 extension header cut";
-				nh = h[0];
-				off += (h[1] + 1) * 8;
-			} else if (nh == 44) {
-				if (off + 8 > avail)
-					return "IPv6 fragment header cut";
-				pi->frag = true;
-				nh = h[0];
-				off += 8;
-			} else {
-				break;
-			}
-		}
-		if (off > avail)
-			return "IPv6 extension headers beyond the packet";
-		pi->proto = nh;
-		return parse_l4(pi, ip + off, avail - off);
-	}
-	default:
-		return "descriptor proto is neither ETH_P_IP nor ETH_P_IPV6";
-	}
-}
-
-/* Verifies the IPv4 header checksum and, if asked, the UDP checksum. */
-const char *pkt_check_csums(const struct pkt_info *pi, bool udp)
-{
-	const uint8_t *l4;
-	uint32_t sum = 0, ulen;
-
-	if (pi->family == AF_INET &&
-	    csum_fold32(csum_add(0, pi->l3, (pi->l3[0] & 15) * 4)))
-		return "bad IPv4 header checksum";
-	if (!udp)
-		return NULL;
-	if (pi->proto != IPPROTO_UDP || pi->plen != pi->udp_len)
-		return "no complete UDP datagram to checksum";
-	l4 = pi->payload - 8;
-	ulen = pi->udp_len + 8;
-	if (pi->family == AF_INET) {
-		if (!l4[6] && !l4[7])
-			return NULL;
-		sum = csum_add(sum, pi->l3 + 12, 8);
-	} else {
-		sum = csum_add(sum, pi->l3 + 8, 32);
-	}
-	sum += IPPROTO_UDP + ulen;
-	sum = csum_add(sum, l4, ulen);
-	if (csum_fold32(sum))
-		return "bad UDP checksum";
-	return NULL;
-}
 
 /* The packet must be an untruncated UDP datagram carrying the pattern. */
 void pkt_expect_udp(const struct vj_pkt *p, struct pkt_info *pi,
@@ -868,29 +593,16 @@ int udp_recv_seq(int fd, int ms, uint32_t *seq, uint32_t *len)
 
 /* --- /proc and the test driver -------------------------------------- */
 
-static long long kv_get(const char *path, const char *key, bool must)
-{
-	char line[256], k[128];
-	long long v, ret = -1;
-	FILE *f = fopen(path, "re");
-
-	if (!f) {
-		if (must)
-			fail("open %s: %s", path, errname(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %lld", k, &v) == 2 && !strcmp(k, key))
-			ret = v;
-	fclose(f);
-	if (ret < 0 && must)
-		fail("%s has no \"%s\" line", path, key);
-	return ret;
-}
-
 long long pool_get(const char *key)
 {
-	return kv_get("/proc/net/vjchan_pool", key, true);
+	long long v;
+	int e = pool_read_key(key, &v);
+
+	if (e == -ENOENT)
+		fail("%s has no \"%s\" line", PROC_POOL, key);
+	if (e)
+		fail("read %s: %s", PROC_POOL, errname(-e));
+	return v;
 }
 
 /* True once every pool buffer is back (frees may be deferred). */
@@ -912,46 +624,45 @@ long long live_baseline(void)
 
 int proc_chan_lines(void)
 {
-	char line[512];
-	int n = -1;
-	FILE *f = fopen("/proc/net/vjchan", "re");
+	int n = proc_chan_each(NULL, NULL);
 
-	if (!f)
-		fail("open /proc/net/vjchan: %s", errname(errno));
-	while (fgets(line, sizeof(line), f))
-		n++;
-	fclose(f);
+	if (n == -EBADMSG)
+		fail("%s has no header line", PROC_CHANS);
 	if (n < 0)
-		fail("/proc/net/vjchan has no header line");
+		fail("open %s: %s", PROC_CHANS, errname(-n));
 	return n;
+}
+
+struct chan_find {
+	unsigned long ino;
+	char (*fields)[64];
+	int max, n;
+};
+
+static int chan_find_line(char *line, void *arg)
+{
+	struct chan_find *cf = arg;
+	char *tok, *save;
+
+	tok = strtok_r(line, " \t\n", &save);
+	if (!tok || strtoul(tok, NULL, 10) != cf->ino)
+		return 0;
+	while (tok && cf->n < cf->max) {
+		snprintf(cf->fields[cf->n++], 64, "%s", tok);
+		tok = strtok_r(NULL, " \t\n", &save);
+	}
+	return 1;
 }
 
 /* Splits the /proc/net/vjchan line of socket inode ino into fields. */
 int proc_chan_find(unsigned long ino, char fields[][64], int max)
 {
-	char line[512], *tok, *save;
-	int n = 0, first = 1;
-	FILE *f = fopen("/proc/net/vjchan", "re");
+	struct chan_find cf = { ino, fields, max, 0 };
+	int n = proc_chan_each(chan_find_line, &cf);
 
-	if (!f)
-		fail("open /proc/net/vjchan: %s", errname(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (first) {
-			first = 0;
-			continue;
-		}
-		tok = strtok_r(line, " \t\n", &save);
-		if (!tok || strtoul(tok, NULL, 10) != ino)
-			continue;
-		n = 0;
-		while (tok && n < max) {
-			snprintf(fields[n++], 64, "%s", tok);
-			tok = strtok_r(NULL, " \t\n", &save);
-		}
-		break;
-	}
-	fclose(f);
-	return n;
+	if (n < 0)
+		fail("read %s: %s", PROC_CHANS, errname(-n));
+	return cf.n;
 }
 
 unsigned long sock_ino(int fd)
@@ -965,13 +676,11 @@ unsigned long sock_ino(int fd)
 
 int vjt_ifindex(void)
 {
-	unsigned int i = if_nametoindex("vjtest0");
+	const char *why = vjt_present();
 
-	if (!i)
-		skip("vjtest0 not present (vjtest.ko not loaded)");
-	if (access("/sys/kernel/debug/vjtest/inject", W_OK))
-		skip("no /sys/kernel/debug/vjtest/inject");
-	return i;
+	if (why)
+		skip("%s", why);
+	return if_nametoindex("vjtest0");
 }
 
 /* Writes one inject line; 0 on success or -errno. */
@@ -979,7 +688,7 @@ int vjt_inject(const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
-	ssize_t n;
+	long n;
 	int fd, len;
 
 	va_start(ap, fmt);
@@ -987,23 +696,26 @@ int vjt_inject(const char *fmt, ...)
 	va_end(ap);
 	line[len++] = '\n';
 	line[len] = 0;
-	fd = open("/sys/kernel/debug/vjtest/inject", O_WRONLY | O_CLOEXEC);
+	fd = vjt_open();
 	if (fd < 0)
-		fail("open vjtest/inject: %s", errname(errno));
-	n = write(fd, line, len);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
+		fail("open vjtest/inject: %s", errname(-fd));
+	n = vjt_write(fd, line, len);
 	close(fd);
+	if (n < 0)
+		return n;
 	if (n != len)
-		fail("vjtest/inject: short write %zd of %d", n, len);
+		fail("vjtest/inject: short write %ld of %d", n, len);
 	return 0;
 }
 
 long long vjt_stat(const char *key)
 {
-	return kv_get("/sys/kernel/debug/vjtest/stats", key, true);
+	long long v;
+	int e = vjt_stat_read(key, &v);
+
+	if (e == -ENOENT)
+		fail("%s has no \"%s\" line", VJT_STATS, key);
+	if (e)
+		fail("read %s: %s", VJT_STATS, errname(-e));
+	return v;
 }

@@ -7,8 +7,12 @@
  * the reason in memory shared with the runner and exits.  The runner
  * prints exactly one line per case.
  *
- * The consumer side of the ring is implemented here from the uapi header
- * alone (no libvjchan), with C11 acquire/release atomics.
+ * The helpers below are the suite's face of the shared test library in
+ * tests/lib (see tests/README), which the fuzzer, the stress test and the
+ * benchmark receivers use too: those here end the case with fail() or
+ * skip() where the library returns the reason.  The consumer side of the
+ * ring is written from the uapi header alone (no libvjchan), with C11
+ * acquire/release atomics.
  */
 #ifndef _VJ_HARNESS_H
 #define _VJ_HARNESS_H
@@ -21,6 +25,14 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <linux/vjchan.h>
+
+#include "lib/csum.h"
+#include "lib/pattern.h"
+#include "lib/pkt.h"
+#include "lib/proc.h"
+#include "lib/ring.h"
+#include "lib/util.h"
+#include "lib/vjtest.h"
 
 struct vj_case {
 	const char *name;
@@ -41,6 +53,7 @@ extern const struct vj_case driver_cases[];
 extern const struct vj_case hostile_cases[];
 extern const struct vj_case lifecycle_cases[];
 extern const struct vj_case firewall_cases[];
+extern const struct vj_case trust_cases[];
 
 /* harness.c: reporting */
 extern int vj_case_index;
@@ -49,7 +62,6 @@ void skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fail_inherit(void) __attribute__((noreturn));
-const char *errname(int err);
 void vj_reason_setup(void);
 const char *vj_reason_text(void);
 const char *vj_step_text(void);
@@ -94,9 +106,7 @@ void vj_reason_clear(void);
 	__ok;								\
 })
 
-/* harness.c: time, processes, capabilities, namespaces */
-uint64_t now_ns(void);
-void msleep(unsigned int ms);
+/* harness.c: processes, capabilities, namespaces (time: lib/util.h) */
 uint16_t tport(unsigned int n);		/* a UDP port private to this case */
 void in_child(void (*fn)(void *), void *arg);
 void caps_drop(const int *caps, int n);
@@ -107,79 +117,37 @@ void if_up(const char *name);
 unsigned int ifindex_of(const char *name);
 int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* harness.c: channels */
-struct vj_chan {
-	int fd;
-	uint8_t *map;
-	struct vj_mmap_offsets off;
-	_Atomic uint32_t *prod;
-	_Atomic uint32_t *cons;
-	_Atomic uint32_t *flags;
-	struct vj_desc *desc;
-	uint8_t *bufs;
-	uint32_t head;			/* our consumer index */
-};
-
-struct vj_pkt {
-	struct vj_desc d;
-	uint32_t slot;
-	uint8_t data[VJ_BUF_MAX_SIZE];
-};
-
+/*
+ * harness.c: channels; each fails the case where it cannot do its
+ * job.  struct vj_chan, struct vj_pkt, vj_set_ring(), vj_bind(),
+ * chan_init(), chan_producer(), chan_set_consumer() and chan_pending()
+ * are in lib/ring.h.
+ */
 struct vj_flow flow4(uint8_t proto, const char *saddr, uint16_t sport,
 		     const char *daddr, uint16_t dport, uint32_t ifindex);
 struct vj_flow flow6(uint8_t proto, const char *saddr, uint16_t sport,
 		     const char *daddr, uint16_t dport, uint32_t ifindex);
 int vj_socket(void);
-int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size);
-/*
- * svj_flags that vj_bind() uses.  Bypass by default: most cases test the
- * ring, the match rule and the fast paths, which serve bypass channels;
- * the firewall cases set the mode they test.
- */
-extern uint16_t vj_bind_flags;
-int vj_bind(int fd, const struct vj_flow *f);
 struct vj_ring_req vj_get_ring(int fd);
 struct vj_mmap_offsets vj_get_offsets(int fd);
 struct vj_statistics vj_get_stats(int fd);
 uint64_t vj_stat_total(int fd);		/* rx_packets + rx_ring_full */
 bool vj_wait_total(int fd, uint64_t n, int ms);
-void chan_init(struct vj_chan *c, int fd);
 void chan_map(struct vj_chan *c);
 void chan_unmap(struct vj_chan *c);
 void chan_open(struct vj_chan *c, const struct vj_flow *f,
 	       uint32_t entries, uint32_t buf_size);
 void chan_close(struct vj_chan *c);
-uint32_t chan_producer(struct vj_chan *c);
-void chan_set_consumer(struct vj_chan *c, uint32_t v);
-uint32_t chan_pending(struct vj_chan *c);
 int chan_peek_at(struct vj_chan *c, uint32_t idx, struct vj_pkt *p);
 int chan_try(struct vj_chan *c, struct vj_pkt *p);
 int chan_recv(struct vj_chan *c, struct vj_pkt *p, int ms);
 void chan_expect_empty(struct vj_chan *c, const char *what);
 
-/* harness.c: packets */
-struct pkt_info {
-	int family;
-	uint8_t proto;
-	uint8_t tcp_flags;
-	bool frag;
-	union vj_addr saddr;
-	union vj_addr daddr;
-	uint16_t sport;			/* host order */
-	uint16_t dport;
-	uint32_t udp_len;		/* payload length per the UDP header */
-	const uint8_t *l3;
-	const uint8_t *payload;
-	uint32_t plen;			/* payload bytes present */
-};
-
-const char *pkt_parse(const struct vj_pkt *p, struct pkt_info *pi);
-void payload_fill(uint8_t *buf, uint32_t len, uint32_t seq);
-const char *payload_check(const uint8_t *buf, uint32_t len, uint32_t *seq);
-uint16_t csum_fold32(uint32_t sum);
-uint32_t csum_add(uint32_t sum, const void *buf, size_t len);
-const char *pkt_check_csums(const struct pkt_info *pi, bool udp);
+/*
+ * harness.c: packets.  struct pkt_info, pkt_parse(), pkt_check_csums()
+ * are in lib/pkt.h, payload_fill() and payload_check() in lib/pattern.h,
+ * csum_add() and csum_fold32() in lib/csum.h.
+ */
 void pkt_expect_udp(const struct vj_pkt *p, struct pkt_info *pi,
 		    uint32_t *seq);
 
@@ -212,7 +180,7 @@ void expect_route(struct vj_chan *ch, int n, int witness, const char *saddr,
 		  uint16_t sport, const char *daddr, uint16_t dport, int want,
 		  const char *what);
 
-/* harness.c: /proc and the test driver */
+/* harness.c: /proc and the test driver (more in lib/proc.h, lib/vjtest.h) */
 long long pool_get(const char *key);
 bool pool_settled(int ms);
 long long live_baseline(void);
@@ -222,10 +190,5 @@ unsigned long sock_ino(int fd);
 int vjt_ifindex(void);			/* skips the case if vjtest0 is absent */
 int vjt_inject(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 long long vjt_stat(const char *key);
-
-#define VJT_LOCAL4	"198.51.100.1"
-#define VJT_PEER4	"198.51.100.2"
-#define VJT_LOCAL6	"2001:db8:100::1"
-#define VJT_PEER6	"2001:db8:100::2"
 
 #endif /* _VJ_HARNESS_H */

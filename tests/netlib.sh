@@ -11,6 +11,10 @@ ok() {
 	echo "ok $1"
 }
 
+skip() {
+	echo "skip $1: $2"
+}
+
 fail() {
 	local name=$1
 	shift
@@ -120,4 +124,50 @@ print(n)
 
 pool() {	# pool KEY: a counter of /proc/net/vjchan_pool
 	sed -n "s/^$1 \([0-9-]*\)$/\1/p" /proc/net/vjchan_pool
+}
+
+vjtest_setup() {
+	ip link set vjtest0 up &&
+	ip addr replace 198.51.100.1/24 dev vjtest0 &&
+	ip -6 addr replace 2001:db8:100::1/64 dev vjtest0 nodad
+}
+
+setup_peer() {
+	local e
+	for e in eth0 eth1; do
+		[ -e /sys/class/net/$e ] || { echo "no $e in the guest"; return 1; }
+	done
+	ip netns del peer 2>/dev/null
+	ip netns add peer || return 1
+	ip link set eth1 netns peer || return 1
+	ip addr add 192.0.2.1/24 dev eth0 &&
+	ip -6 addr add 2001:db8::1/64 dev eth0 nodad &&
+	ip link set eth0 up &&
+	ip -n peer link set lo up &&
+	ip -n peer addr add 192.0.2.2/24 dev eth1 &&
+	ip -n peer -6 addr add 2001:db8::2/64 dev eth1 nodad &&
+	ip -n peer link set eth1 up || return 1
+	# Carrier and the hub take a moment under TCG.
+	local i
+	for i in $(seq 50); do
+		ping -c 1 -W 1 192.0.2.2 >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	echo "192.0.2.2 does not answer ping"
+	return 1
+}
+
+refcnt() {
+	cat /sys/module/vjchan/refcnt 2>/dev/null
+}
+
+# rmmod_retry MOD: a released socket may drop its module reference only
+# after an RCU grace period.
+rmmod_retry() {
+	local i
+	for i in $(seq 30); do
+		rmmod "$1" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
 }

@@ -100,13 +100,23 @@ else
 	fi
 fi
 
+# libvjchan ordering and memory cgroup charging.
+bash tests/trust.sh 2>&1 | tee -a "$log"
+
 # Network-level tests (two NICs, veth, module unload while busy).
 bash tests/net.sh 2>&1 | tee -a "$log"
+# The XDP path (veth, virtio_net, a second program, jumbo frames, unload).
+# Before vjnet.sh, which loads vjnet (holding vjchan) and may rename NICs.
+bash tests/xdp.sh 2>&1 | tee -a "$log"
 # Firewall modes on real nftables/iptables rulesets.
 bash tests/firewall.sh 2>&1 | tee -a "$log"
 
 # vjnet: the virtio-net driver on the driver API (third NIC, eth2).
 bash tests/vjnet.sh 2>&1 | tee -a "$log"
+
+# vjchan-recv -w read back with tcpdump and tshark; vjchan-stat.
+bash tests/pcap.sh 2>&1 | tee -a "$log"
+bash tests/stat.sh 2>&1 | tee -a "$log"
 
 # self_verdict NAME SECS CMD...: a program that prints its own verdict line
 # ("ok NAME" or "FAIL NAME: ..."); everything else it prints is context,

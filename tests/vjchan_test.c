@@ -38,6 +38,7 @@ static const struct vj_case *const groups[] = {
 	hostile_cases,
 	lifecycle_cases,
 	firewall_cases,
+	trust_cases,
 };
 
 #define MAX_CASES	256

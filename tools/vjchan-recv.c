@@ -4,7 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "vjchan.h"
+#include "common.h"
 
 /* Longest wait in one vj_wait() call, so a signal is noticed quickly. */
 #define SLICE_MS	200
@@ -22,6 +24,12 @@
 
 static volatile sig_atomic_t stop;
 
+/* -w: the pcapng file being written, and its first error. */
+static struct capture *capture;
+static int capture_err;
+
+/* Long options without a short form. */
+
 struct recv_opts {
 	struct vj_chan_opts	ring;
 	unsigned long		count;		/* 0: no limit */
@@ -29,8 +37,12 @@ struct recv_opts {
 	int			verify;
 	int			quiet;
 	const char		*ready_file;
-	__u16			bind_flags;	/* svj_flags */
-	int			direct;		/* VJ_BIND_F_DIRECT */
+	const char		*mode;		/* -m, as written */
+	__u16			bind_flags;	/* svj_flags, parsed from it */
+	const char		*write_file;	/* -w */
+	unsigned long		snaplen;	/* 0: the buffer size */
+	int			print;		/* lines per packet with -w */
+	int			direct;		/* --direct: VJ_BIND_F_DIRECT */
 };
 
 struct recv_stats {
@@ -57,8 +69,11 @@ static void usage(FILE *f)
 "  -v, --verify         check the payload pattern and the sequence\n"
 "  -q, --quiet          no line per packet, only the summary\n"
 "      --ready-file F   create F once the channel is bound and mapped\n"
-"  -m, --mode MODE      firewall mode: filtered (default), bypass,\n"
-"                       bypass,transit (see vjchan(7))\n"
+"  -m, --mode MODE      firewall mode: filtered (default), sanctioned,\n"
+"                       bypass, bypass,transit (see vjchan(7))\n"
+"  -w, --write FILE     write the packets to FILE as pcapng (\"-\": stdout)\n"
+"      --snaplen N      with -w, keep at most N bytes of each packet\n"
+"      --print          with -w, still print a line per packet\n"
 "      --direct         own the device's receive queue: the device writes\n"
 "                       into the ring (bypass, with dev; see vjchan(7))\n"
 "  -h, --help           this text\n"
@@ -78,95 +93,39 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* Parse a decimal unsigned number that is the whole of @s. */
-static int parse_ulong(const char *s, unsigned long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return *s < '0' || *s > '9' || *end || errno ? -1 : 0;
-}
-
 static int parse_args(int argc, char **argv, struct recv_opts *o,
 		      struct vj_flow *flow)
 {
-	static const struct option longopts[] = {
-		{ "entries",	required_argument,	NULL, 'e' },
-		{ "buf-size",	required_argument,	NULL, 'b' },
-		{ "count",	required_argument,	NULL, 'c' },
-		{ "timeout",	required_argument,	NULL, 't' },
-		{ "verify",	no_argument,		NULL, 'v' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "ready-file",	required_argument,	NULL, 'R' },
-		{ "direct",	no_argument,		NULL, 'D' },
-		{ "mode",	required_argument,	NULL, 'm' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL,		0,			NULL, 0 },
+	const struct tool_opt opts[] = {
+		TOOL_OPT_NUM("entries", 'e', TOOL_U32, &o->ring.entries, 1,
+			     UINT32_MAX, NULL),
+		TOOL_OPT_NUM("buf-size", 'b', TOOL_U32, &o->ring.buf_size, 1,
+			     UINT32_MAX, NULL),
+		TOOL_OPT_NUM("count", 'c', TOOL_ULONG, &o->count, 0, ULONG_MAX,
+			     "count"),
+		TOOL_OPT_NUM("timeout", 't', TOOL_SECONDS, &o->seconds, 0, 0,
+			     "timeout"),
+		TOOL_OPT_FLAG("verify", 'v', &o->verify),
+		TOOL_OPT_FLAG("quiet", 'q', &o->quiet),
+		TOOL_OPT_STRING("ready-file", TOOL_LONG_ONLY, &o->ready_file),
+		TOOL_OPT_STRING("mode", 'm', &o->mode),
+		TOOL_OPT_STRING("write", 'w', &o->write_file),
+		TOOL_OPT_NUM("snaplen", TOOL_LONG_ONLY + 1, TOOL_ULONG,
+			     &o->snaplen, 1, UINT32_MAX, "snaplen"),
+		TOOL_OPT_FLAG("print", TOOL_LONG_ONLY + 2, &o->print),
+		TOOL_OPT_FLAG("direct", TOOL_LONG_ONLY + 3, &o->direct),
+		TOOL_OPT_END
 	};
 	char spec[512] = "";
-	unsigned long v;
 	size_t len = 0;
-	char *end;
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "e:b:c:t:m:vqh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'e':
-		case 'b':
-			if (parse_ulong(optarg, &v) || !v || v > UINT32_MAX) {
-				fprintf(stderr, "vjchan-recv: bad -%c: %s\n",
-					c, optarg);
-				return 2;
-			}
-			if (c == 'e')
-				o->ring.entries = v;
-			else
-				o->ring.buf_size = v;
-			break;
-		case 'c':
-			if (parse_ulong(optarg, &o->count)) {
-				fprintf(stderr, "vjchan-recv: bad count: %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 't':
-			errno = 0;
-			o->seconds = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(o->seconds >= 0)) {
-				fprintf(stderr, "vjchan-recv: bad timeout: %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'v':
-			o->verify = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'R':
-			o->ready_file = optarg;
-			break;
-		case 'D':
-			o->direct = 1;
-			break;
-		case 'm':
-			if (vj_bind_flags_parse(optarg, &o->bind_flags)) {
-				fprintf(stderr, "vjchan-recv: bad mode: %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return 2;
-		}
+	err = tool_options("vjchan-recv", argc, argv, opts, usage);
+	if (err)
+		return err;
+	if (o->mode && vj_bind_flags_parse(o->mode, &o->bind_flags)) {
+		fprintf(stderr, "vjchan-recv: bad mode: %s\n", o->mode);
+		return 2;
 	}
 	if (optind == argc) {
 		usage(stderr);
@@ -286,14 +245,20 @@ static void handle(struct vj_chan *ch, const struct vj_desc *ring_desc,
 		else
 			s->bad_payload++;
 	}
-	if (o->quiet)
+	if (capture && !capture_err) {
+		capture_err = capture_packet(capture, &d, pkt, len);
+		if (capture_err)
+			stop = 1;
+	}
+	if (o->quiet || (o->write_file && !o->print))
 		return;
 	printf("ifindex=%u len=%u flags=", d.ifindex, len);
 	print_flags(d.flags);
 	if (payload && plen >= 4)
-		printf(" seq=%u%s\n", seq, ok ? "" : " bad");
+		printf(" seq=%u%s", seq, ok ? "" : " bad");
 	else
-		printf(" seq=-\n");
+		printf(" seq=-");
+	printf(" tstamp=%llu\n", (unsigned long long)d.tstamp);
 }
 
 static void summary(struct vj_chan *ch, const struct recv_opts *o,
@@ -330,6 +295,32 @@ static void summary(struct vj_chan *ch, const struct recv_opts *o,
 	printf("rx_filtered %llu\n", (unsigned long long)st.rx_filtered);
 }
 
+/* Start the -w file; reports its own errors. */
+static int open_capture(struct vj_chan *ch, const struct recv_opts *o,
+			struct capture *cap)
+{
+	char text[VJ_FLOW_STRLEN] = "";
+	struct vj_flow flow;
+	__u32 snaplen = ch->buf_size;
+	int err;
+
+	if (o->snaplen && o->snaplen < snaplen)
+		snaplen = o->snaplen;
+	if (!vj_chan_getflow(ch, &flow))
+		vj_flow_format(&flow, text, sizeof(text));
+	/* A reader that goes away is a write error (EPIPE), not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	err = capture_open(cap, o->write_file, snaplen, text);
+	if (err) {
+		fprintf(stderr, "vjchan-recv: %s: %s\n", o->write_file,
+			err == -ENOTTY ? "standard output is a terminal" :
+			strerror(-err));
+		return err;
+	}
+	capture = cap;
+	return 0;
+}
+
 /* Receive until the count, the deadline or a signal; return the error. */
 static int receive(struct vj_chan *ch, const struct recv_opts *o,
 		   struct recv_stats *s)
@@ -361,6 +352,10 @@ static int receive(struct vj_chan *ch, const struct recv_opts *o,
 		for (i = 0; i < n; i++)
 			handle(ch, vj_desc_at(ch, idx + i), o, s);
 		vj_release(ch, n);
+		if (capture && !capture_err)
+			capture_err = capture_flush(capture);
+		if (capture_err)
+			return capture_err;
 	}
 	return 0;
 }
@@ -374,7 +369,8 @@ int main(int argc, char **argv)
 	struct vj_flow flow;
 	unsigned long long ch_bad_desc;
 	struct vj_chan ch;
-	int err, bad;
+	struct capture cap;
+	int err, cerr, bad;
 
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
@@ -411,6 +407,11 @@ int main(int argc, char **argv)
 	if (!o.quiet && !vj_chan_getflow(&ch, &flow) &&
 	    vj_flow_format(&flow, text, sizeof(text)) > 0)
 		fprintf(stderr, "vjchan-recv: receiving %s\n", text);
+	if (o.write_file) {
+		err = open_capture(&ch, &o, &cap);
+		if (err)
+			goto out;
+	}
 	if (o.ready_file) {
 		err = touch_ready(o.ready_file);
 		if (err) {
@@ -421,12 +422,25 @@ int main(int argc, char **argv)
 	}
 
 	err = receive(&ch, &o, &s);
-	if (err == -ENODEV)
+	if (err && err == capture_err)
+		fprintf(stderr, "vjchan-recv: write %s: %s\n", o.write_file,
+			strerror(-err));
+	else if (err == -ENODEV)
 		fprintf(stderr, "vjchan-recv: device gone\n");
 	else if (err)
 		fprintf(stderr, "vjchan-recv: wait: %s\n", strerror(-err));
+	if (capture) {
+		cerr = capture_close(capture);
+		if (cerr && !err)
+			fprintf(stderr, "vjchan-recv: write %s: %s\n",
+				o.write_file, strerror(-cerr));
+		err = err ?: cerr;
+		capture = NULL;
+	}
 	summary(&ch, &o, &s);
 out:
+	if (capture)
+		capture_close(capture);
 	ch_bad_desc = ch.bad_desc;
 	vj_chan_close(&ch);
 	bad = o.verify && (s.bad_payload || s.out_of_order || s.gaps ||

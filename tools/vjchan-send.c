@@ -4,7 +4,6 @@
  * test payload pattern through an ordinary UDP socket.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "vjchan.h"
+#include "common.h"
 
 /* Largest UDP payload without fragmentation limits: 65535 - IP - UDP. */
 #define MAX_PAYLOAD4	(65535 - 20 - 8)
@@ -51,66 +51,27 @@ static void usage(FILE *f)
 "1 on errors, 2 for bad usage.\n");
 }
 
-/* Parse a decimal number in [min, max] that is the whole of @s. */
-static int parse_num(const char *s, unsigned long min, unsigned long max,
-		     unsigned long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return *s < '0' || *s > '9' || *end || errno || *v < min || *v > max ?
-	       -1 : 0;
-}
-
 static int parse_args(int argc, char **argv, struct send_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "count",	required_argument,	NULL, 'c' },
-		{ "size",	required_argument,	NULL, 's' },
-		{ "rate",	required_argument,	NULL, 'r' },
-		{ "seq",	required_argument,	NULL, 'S' },
-		{ "bind",	required_argument,	NULL, 'B' },
-		{ "sport",	required_argument,	NULL, 'p' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL,		0,			NULL, 0 },
+	const struct tool_opt opts[] = {
+		TOOL_OPT_NUM("count", 'c', TOOL_ULONG, &o->count, 1, UINT32_MAX,
+			     NULL),
+		TOOL_OPT_NUM("size", 's', TOOL_ULONG, &o->size, 4, MAX_PAYLOAD6,
+			     NULL),
+		TOOL_OPT_NUM("rate", 'r', TOOL_ULONG, &o->pps, 0, 1000000000,
+			     NULL),
+		TOOL_OPT_NUM("seq", 'S', TOOL_ULONG, &o->first_seq, 0,
+			     UINT32_MAX, NULL),
+		TOOL_OPT_STRING("bind", 'B', &o->bind_addr),
+		TOOL_OPT_NUM("sport", 'p', TOOL_ULONG, &o->sport, 1, 65535,
+			     NULL),
+		TOOL_OPT_END
 	};
-	int c, bad;
+	int err;
 
-	while ((c = getopt_long(argc, argv, "c:s:r:S:B:p:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			bad = parse_num(optarg, 1, UINT32_MAX, &o->count);
-			break;
-		case 's':
-			bad = parse_num(optarg, 4, MAX_PAYLOAD6, &o->size);
-			break;
-		case 'r':
-			bad = parse_num(optarg, 0, 1000000000, &o->pps);
-			break;
-		case 'S':
-			bad = parse_num(optarg, 0, UINT32_MAX, &o->first_seq);
-			break;
-		case 'B':
-			o->bind_addr = optarg;
-			bad = 0;
-			break;
-		case 'p':
-			bad = parse_num(optarg, 1, 65535, &o->sport);
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return 2;
-		}
-		if (bad) {
-			fprintf(stderr, "vjchan-send: bad -%c: %s\n", c, optarg);
-			return 2;
-		}
-	}
+	err = tool_options("vjchan-send", argc, argv, opts, usage);
+	if (err)
+		return err;
 	if (argc - optind != 2) {
 		usage(stderr);
 		return 2;

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * vjchan-stat: show /proc/net/vjchan (channels) and /proc/net/vjchan_pool
- * (the driver-API buffer pool) as aligned tables or as JSON.
+ * (the driver-API buffer pool) as aligned tables or as JSON, select
+ * channels with a filter, or watch their rates.
+ *
+ * Columns are taken from the header line of /proc/net/vjchan, so columns
+ * added by newer kernels are shown, filtered on and (rx_* counters)
+ * watched without changes here.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,319 +14,225 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Most columns a /proc line may have; the channel table has 16. */
-#define MAX_COLS	32
+#include "stat_filter.h"
+#include "stat_print.h"
+#include "stat_table.h"
+#include "stat_watch.h"
 
-struct table {
-	char	**cells;	/* rows * MAX_COLS, row 0 is the header */
-	size_t	rows;
-	size_t	cols;		/* of the widest row */
-	int	*width;		/* MAX_COLS */
-	int	*numeric;	/* MAX_COLS: every non-header cell a number or * */
+enum { OPT_COUNT = 256 };
+
+struct stat_opts {
+	int		want_chan;
+	int		want_pool;
+	int		json;
+	int		numeric;
+	int		watch;
+	double		interval;
+	unsigned long	count;
+	const char	*dir;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: vjchan-stat [-c|-p] [-j] [-d DIR]\n"
+"usage: vjchan-stat [-c|-p] [-j] [-n] [-d DIR] [FILTER]\n"
+"       vjchan-stat -w [-i SECS] [--count N] [-j] [-n] [-d DIR] [FILTER]\n"
 "Show vjchan channels (DIR/vjchan) and the buffer pool (DIR/vjchan_pool).\n"
 "\n"
-"  -c, --channels   channels only\n"
-"  -p, --pool       pool only\n"
-"  -j, --json       JSON instead of tables\n"
-"  -d, --dir DIR    read DIR instead of /proc/net\n"
-"  -h, --help       this text\n");
+"  -c, --channels       channels only\n"
+"  -p, --pool           pool only\n"
+"  -j, --json           JSON instead of tables\n"
+"  -w, --watch          print each channel's rates every interval\n"
+"  -i, --interval SECS  seconds between -w reports (default 1)\n"
+"      --count N        stop after N -w reports\n"
+"  -n, --numeric        interfaces as ifindex, not names (-w)\n"
+"  -d, --dir DIR        read DIR instead of /proc/net\n"
+"  -h, --help           this text\n"
+"\n"
+"FILTER selects channels; every term must hold:\n"
+"  KIND                 ip4 ip6 udp4 udp6 tcp4 tcp6 udplite4 udplite6\n"
+"                       sctp4 sctp6 dccp4 dccp6\n"
+"  family F             ipv4 or ipv6\n"
+"  proto P, sport N, dport N, ifindex N, dev NAME\n"
+"  saddr A[/LEN], daddr A[/LEN]\n"
+"  path P               channels with packets on receive path P (a\n"
+"                       nonzero rx_P counter, e.g. path driver)\n"
+"  COLUMN VALUE         any other column of DIR/vjchan\n"
+"A VALUE of '*' selects channels with that field a wildcard.\n"
+"\n"
+"Exit status: 0, 1 if a file cannot be read or a filter names a column\n"
+"the kernel does not have, 2 for bad usage.\n");
 }
 
-/* Is @s a decimal integer (the /proc counters are printed with %lld)? */
-static int is_number(const char *s)
-{
-	if (*s == '-')
-		s++;
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		fprintf(stderr, "vjchan-stat: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p) {
-		fprintf(stderr, "vjchan-stat: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-/*
- * Read a whitespace-separated file into @t.  With @header, the first line
- * names the columns; otherwise "key value" lines get a made-up header.
- * Returns 0 or -errno of fopen().
- */
-static int table_read(struct table *t, const char *path, int header)
-{
-	size_t cap = 16, linecap = 0, c;
-	char *line = NULL, *tok, *save;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	memset(t, 0, sizeof(*t));
-	t->cells = xcalloc(cap * MAX_COLS, sizeof(char *));
-	t->width = xcalloc(MAX_COLS, sizeof(int));
-	t->numeric = xcalloc(MAX_COLS, sizeof(int));
-	if (!header) {
-		t->cells[0] = xstrdup("key");
-		t->cells[1] = xstrdup("value");
-		t->rows = 1;
-	}
-	while (getline(&line, &linecap, f) > 0) {
-		if (t->rows == cap) {
-			t->cells = realloc(t->cells,
-					   2 * cap * MAX_COLS * sizeof(char *));
-			if (!t->cells) {
-				fprintf(stderr, "vjchan-stat: out of memory\n");
-				exit(1);
-			}
-			memset(t->cells + cap * MAX_COLS, 0,
-			       cap * MAX_COLS * sizeof(char *));
-			cap *= 2;
-		}
-		c = 0;
-		for (tok = strtok_r(line, " \t\n", &save);
-		     tok && c < MAX_COLS; tok = strtok_r(NULL, " \t\n", &save))
-			t->cells[t->rows * MAX_COLS + c++] = xstrdup(tok);
-		if (!c)
-			continue;
-		if (c > t->cols)
-			t->cols = c;
-		t->rows++;
-	}
-	free(line);
-	fclose(f);
-
-	for (c = 0; c < t->cols; c++) {
-		size_t r;
-
-		t->numeric[c] = t->rows > 1;
-		for (r = 0; r < t->rows; r++) {
-			const char *s = t->cells[r * MAX_COLS + c];
-			int n = s ? strlen(s) : 0;
-
-			if (n > t->width[c])
-				t->width[c] = n;
-			if (r && s && !is_number(s) && strcmp(s, "*"))
-				t->numeric[c] = 0;
-		}
-	}
-	return 0;
-}
-
-static void table_free(struct table *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->rows * MAX_COLS; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	free(t->width);
-	free(t->numeric);
-}
-
-static const char *cell(const struct table *t, size_t r, size_t c)
-{
-	const char *s = t->cells[r * MAX_COLS + c];
-
-	return s ? s : "";
-}
-
-/* Print @t as columns two blanks apart, numbers right-aligned. */
-static void table_print(const struct table *t)
-{
-	size_t r, c;
-
-	for (r = 0; r < t->rows; r++) {
-		for (c = 0; c < t->cols; c++) {
-			int last = c + 1 == t->cols;
-
-			if (t->numeric[c])
-				printf("%*s", t->width[c], cell(t, r, c));
-			else
-				printf("%-*s", last ? 0 : t->width[c],
-				       cell(t, r, c));
-			if (!last)
-				printf("  ");
-		}
-		printf("\n");
-	}
-}
-
-/* Print @s as a JSON string. */
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
-/* Print @s as a JSON value: a number if it is one, else a string. */
-static void json_value(const char *s)
-{
-	if (is_number(s))
-		printf("%s", s);
-	else
-		json_string(s);
-}
-
-/* Print the channel table as a JSON array of objects. */
-static void json_channels(const struct table *t)
-{
-	size_t r, c;
-
-	printf("[");
-	for (r = 1; r < t->rows; r++) {
-		printf("%s\n    {", r > 1 ? "," : "");
-		for (c = 0; c < t->cols; c++) {
-			printf("%s", c ? ", " : " ");
-			json_string(cell(t, 0, c));
-			printf(": ");
-			json_value(cell(t, r, c));
-		}
-		printf(" }");
-	}
-	printf("%s]", t->rows > 1 ? "\n  " : "");
-}
-
-/* Print "key value" rows as one JSON object. */
-static void json_pool(const struct table *t)
-{
-	size_t r;
-
-	printf("{");
-	for (r = 1; r < t->rows; r++) {
-		printf("%s\n    ", r > 1 ? "," : "");
-		json_string(cell(t, r, 0));
-		printf(": ");
-		json_value(cell(t, r, 1));
-	}
-	printf("%s}", t->rows > 1 ? "\n  " : "");
-}
-
-int main(int argc, char **argv)
+static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "channels",	no_argument,		NULL, 'c' },
 		{ "pool",	no_argument,		NULL, 'p' },
 		{ "json",	no_argument,		NULL, 'j' },
+		{ "numeric",	no_argument,		NULL, 'n' },
+		{ "watch",	no_argument,		NULL, 'w' },
+		{ "interval",	required_argument,	NULL, 'i' },
+		{ "count",	required_argument,	NULL, OPT_COUNT },
 		{ "dir",	required_argument,	NULL, 'd' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 },
 	};
-	int want_chan = 1, want_pool = 1, json = 0, have_chan, have_pool;
-	const char *dir = "/proc/net";
-	struct table chan, pool;
-	char path[4096];
-	int c, err;
+	char *end;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "cpjd:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+cpjnwi:d:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			want_pool = 0;
+			o->want_pool = 0;
 			break;
 		case 'p':
-			want_chan = 0;
+			o->want_chan = 0;
 			break;
 		case 'j':
-			json = 1;
+			o->json = 1;
+			break;
+		case 'n':
+			o->numeric = 1;
+			break;
+		case 'w':
+			o->watch = 1;
+			break;
+		case 'i':
+			errno = 0;
+			o->interval = strtod(optarg, &end);
+			if (errno || *end || end == optarg ||
+			    !(o->interval >= 0.01 && o->interval <= 86400)) {
+				fprintf(stderr, "vjchan-stat: bad interval: %s\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_COUNT:
+			errno = 0;
+			o->count = strtoul(optarg, &end, 10);
+			if (errno || *end || *optarg < '1' || *optarg > '9') {
+				fprintf(stderr, "vjchan-stat: bad count: %s\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'd':
-			dir = optarg;
+			o->dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			exit(0);
 		default:
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (optind != argc || (!want_chan && !want_pool)) {
-		usage(stderr);
+	if (!o->want_chan && !o->want_pool) {
+		fprintf(stderr, "vjchan-stat: -c and -p exclude each other\n");
 		return 2;
 	}
+	if (o->watch && !o->want_chan) {
+		fprintf(stderr, "vjchan-stat: -w watches channels, not the pool\n");
+		return 2;
+	}
+	if (optind < argc && !o->want_chan) {
+		fprintf(stderr, "vjchan-stat: a filter selects channels, not the pool\n");
+		return 2;
+	}
+	return 0;
+}
 
-	have_chan = 0;
-	if (want_chan) {
-		snprintf(path, sizeof(path), "%s/vjchan", dir);
-		err = table_read(&chan, path, 1);
+static const char *why(int err)
+{
+	return err == -EBADMSG ? "no header line" : strerror(-err);
+}
+
+int main(int argc, char **argv)
+{
+	struct stat_opts o = {
+		.want_chan = 1, .want_pool = 1, .interval = 1.0,
+		.dir = "/proc/net",
+	};
+	struct stat_table chan = { 0 }, pool = { 0 };
+	int have_chan = 0, have_pool = 0, *keep = NULL, err, ret = 1;
+	struct stat_filter filter;
+	char chan_path[4096], pool_path[4096];
+	size_t r;
+
+	err = parse_args(argc, argv, &o);
+	if (err)
+		return err;
+	if (stat_filter_parse(&filter, argc - optind, argv + optind))
+		return 2;
+	snprintf(chan_path, sizeof(chan_path), "%s/vjchan", o.dir);
+	snprintf(pool_path, sizeof(pool_path), "%s/vjchan_pool", o.dir);
+
+	if (o.watch) {
+		struct stat_watch_opts w = {
+			.path = chan_path, .interval = o.interval,
+			.count = o.count, .json = o.json,
+			.numeric = o.numeric, .filter = &filter,
+		};
+
+		ret = stat_watch(&w);
+		stat_filter_free(&filter);
+		return ret;
+	}
+
+	if (o.want_chan) {
+		err = stat_table_read(&chan, chan_path, STAT_HEADER);
 		if (err) {
-			fprintf(stderr, "vjchan-stat: %s: %s%s\n", path,
-				strerror(-err), err == -ENOENT ?
+			fprintf(stderr, "vjchan-stat: %s: %s%s\n", chan_path,
+				why(err), err == -ENOENT ?
 				" (is the vjchan module loaded?)" : "");
-			return 1;
+			goto out;
 		}
 		have_chan = 1;
+		if (stat_filter_check(&filter, &chan))
+			goto out;
+		keep = stat_xalloc(chan.nrows, sizeof(int));
+		for (r = 0; r < chan.nrows; r++)
+			keep[r] = stat_filter_match(&filter, &chan, r);
 	}
 	/* The pool file exists in the initial network namespace only. */
-	have_pool = 0;
-	if (want_pool) {
-		snprintf(path, sizeof(path), "%s/vjchan_pool", dir);
-		err = table_read(&pool, path, 0);
-		if (err && (err != -ENOENT || !want_chan)) {
-			fprintf(stderr, "vjchan-stat: %s: %s\n", path,
-				strerror(-err));
-			if (have_chan)
-				table_free(&chan);
-			return 1;
+	if (o.want_pool) {
+		err = stat_table_read(&pool, pool_path, STAT_KEYVAL);
+		if (err && (err != -ENOENT || !o.want_chan)) {
+			fprintf(stderr, "vjchan-stat: %s: %s\n", pool_path,
+				why(err));
+			goto out;
 		}
 		have_pool = !err;
 	}
 
-	if (json) {
+	if (o.json) {
 		printf("{");
 		if (have_chan) {
 			printf("\n  \"channels\": ");
-			json_channels(&chan);
+			stat_print_json_rows(&chan, keep, "  ");
 		}
 		if (have_pool) {
 			printf("%s\n  \"pool\": ", have_chan ? "," : "");
-			json_pool(&pool);
+			stat_print_json_keyval(&pool, "  ");
 		}
 		printf("\n}\n");
 	} else {
 		if (have_chan)
-			table_print(&chan);
+			stat_print_table(&chan, keep);
 		if (have_chan && have_pool)
 			printf("\n");
 		if (have_pool)
-			table_print(&pool);
+			stat_print_table(&pool, NULL);
 	}
+	ret = 0;
+out:
+	free(keep);
 	if (have_chan)
-		table_free(&chan);
+		stat_table_free(&chan);
 	if (have_pool)
-		table_free(&pool);
-	return 0;
+		stat_table_free(&pool);
+	stat_filter_free(&filter);
+	return ret;
 }

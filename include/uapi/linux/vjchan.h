@@ -69,11 +69,16 @@ union vj_addr {
  *
  * Ports are taken from TCP, UDP, UDP-Lite, SCTP and DCCP headers; packets of
  * other protocols have port 0 and so only match flows whose ports are both
- * wildcards.  Fragments are never classified one by one: an IPv4 datagram
- * is classified once reassembled, and reaches its channel through the
- * filtered path (VJ_DESC_F_FILTERED), whatever the channel's firewall mode;
- * IPv6 fragments are reassembled before that path only when conntrack is
- * active in the namespace, and otherwise go to the stack.
+ * wildcards.  In IPv6 the protocol and ports are those after the extension
+ * headers: hop-by-hop, routing, destination options, AH (the packet is
+ * classified by its inner ports, not authenticated) and a fragment header
+ * with offset and flags zero are skipped, alike on every receive path; "no
+ * next header" leaves a packet to the stack.  Fragments are never
+ * classified one by one: an IPv4 datagram is classified once reassembled,
+ * and reaches its channel through the filtered path (VJ_DESC_F_FILTERED),
+ * whatever the channel's firewall mode; IPv6 fragments are reassembled
+ * before that path only when conntrack is active in the namespace, and
+ * otherwise go to the stack.
  *
  * When several channels match a packet the most specific one wins: the one
  * with more non-wildcard fields; between equally many, the one whose
@@ -127,7 +132,9 @@ struct sockaddr_vj {
  *	conntrack mark has all the bits of the module parameter sanction_mark
  *	(0, the default, sanctions nothing), the fast paths deliver that
  *	connection's later packets, and keep its conntrack entry alive, until
- *	the entry dies or the channel is unbound.  See vjchan(7).
+ *	the entry dies or the channel is unbound.  See vjchan(7).  Binding
+ *	fails with EOPNOTSUPP on a kernel without conntrack marks
+ *	(CONFIG_NF_CONNTRACK_MARK).
  * VJ_BIND_FW_BYPASS: claimed at the earliest point with no firewall at all.
  *
  * VJ_BIND_F_TRANSIT: also take packets not addressed to this host
@@ -186,7 +193,8 @@ struct sockaddr_vj {
  * the defaults, by the first bind() or mmap().  Setting it afterwards fails
  * with EBUSY.  optlen must be at least sizeof(struct vj_ring_req); bytes
  * beyond it must be zero (E2BIG).  The memory is charged to RLIMIT_MEMLOCK
- * unless the caller has CAP_IPC_LOCK, and to the caller's memory cgroup.
+ * unless the caller has CAP_IPC_LOCK (over it, ENOBUFS), and to the memory
+ * cgroup of the task that creates the ring (over memory.max, ENOMEM).
  */
 struct vj_ring_req {
 	__u32	entries;

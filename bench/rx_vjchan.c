@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vjrx: receive through a vjchan channel, with libvjchan.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vjchan.h"
+#include "rx.h"
+#include "rx_vjchan.h"
+
+/* ---- vjchan-*: a vjchan channel through libvjchan ------------------------ */
+
+int vjc_open(struct rx *rx)
+{
+	struct vj_chan_opts o = { .entries = QUEUE_PKTS, .buf_size = 2048 };
+	struct vj_rx *v = calloc(1, sizeof(*v));
+	struct vj_flow flow;
+	char spec[128];
+	int e;
+
+	if (!v)
+		return -ENOMEM;
+	rx->priv = v;
+	snprintf(spec, sizeof(spec), "udp4 dport %d daddr %s dev %s",
+		 BENCH_DPORT, BENCH_DST_IP, rx->ifname);
+	e = vj_flow_parse(spec, &flow);
+	if (e) {
+		set_why(rx, "vj_flow_parse(%s): %s", spec, strerror(-e));
+		return e;
+	}
+	e = vj_chan_open(&v->ch, &o);
+	if (e) {
+		set_why(rx, "vj_chan_open: %s%s", strerror(-e),
+			e == -EAFNOSUPPORT ? " (vjchan.ko not loaded)" : "");
+		return e;
+	}
+	v->open = 1;
+	/* The fast paths serve bypass channels; the filtered path the rest. */
+	e = vj_chan_bind_flags(&v->ch, &flow,
+			       rx->mode->arg == VJ_PATH_FILTERED ?
+			       VJ_BIND_FW_FILTERED : VJ_BIND_FW_BYPASS);
+	if (!e)
+		e = vj_chan_map(&v->ch);
+	if (e) {
+		set_why(rx, "vj_chan_bind/map: %s", strerror(-e));
+		return e;
+	}
+	rx->lat_clock = CLOCK_MONOTONIC;
+	return 0;
+}
+
+int vjc_poll(struct rx *rx, int timeout_ms)
+{
+	struct vj_rx *v = rx->priv;
+	unsigned int i, n;
+	int64_t now;
+	__u32 idx, len;
+
+	n = vj_peek(&v->ch, BATCH, &idx);
+	if (!n) {
+		int r = vj_wait(&v->ch, timeout_ms);
+
+		if (r <= 0)
+			return r == -EINTR ? 0 : r;
+		n = vj_peek(&v->ch, BATCH, &idx);
+	}
+	now = rx->lat ? clock_ns(CLOCK_MONOTONIC) : 0;
+	for (i = 0; i < n; i++) {
+		struct vj_desc d;
+		const uint8_t *p;
+
+		vj_desc_copy(vj_desc_at(&v->ch, idx + i), &d);
+		p = vj_pkt(&v->ch, &d, &len);
+		if (!p || d.l3_off > len || d.proto != htons(ETH_P_IP) ||
+		    (d.flags & VJ_DESC_F_TRUNC)) {
+			WR(rx->cnt.bad, rx->cnt.bad + 1);
+			continue;
+		}
+		deliver_ipv4(rx, p + d.l3_off, len - d.l3_off,
+			     rx->lat ? now - (int64_t)d.tstamp : -1);
+	}
+	vj_release(&v->ch, n);
+	return n;
+}
+
+void vjc_drops(struct rx *rx)
+{
+	struct vj_rx *v = rx->priv;
+	struct vj_statistics st;
+	__u64 path;
+
+	if (!v->open || vj_chan_stats(&v->ch, &st))
+		return;
+	snprintf(rx->drops, sizeof(rx->drops),
+		 "rx_ring_full=%llu rx_driver=%llu rx_invalid_cons=%llu",
+		 (unsigned long long)st.rx_ring_full,
+		 (unsigned long long)st.rx_driver,
+		 (unsigned long long)st.rx_invalid_cons);
+	/* The mode names the path: make sure the packets took it. */
+	path = rx->mode->arg == VJ_PATH_HOOK ? st.rx_hook :
+	       rx->mode->arg == VJ_PATH_DRIVER ? st.rx_driver :
+	       rx->mode->arg == VJ_PATH_FILTERED ? st.rx_filtered : st.rx_xdp;
+	if (path != st.rx_packets)
+		set_why(rx, "%llu of %llu packets did not come through the %s path",
+			(unsigned long long)(st.rx_packets - path),
+			(unsigned long long)st.rx_packets, rx->mode->name);
+}
+
+void vjc_close(struct rx *rx)
+{
+	struct vj_rx *v = rx->priv;
+
+	if (!v)
+		return;
+	if (v->open)
+		vj_chan_close(&v->ch);
+	free(v);
+}
+
+const struct rx_mode rx_vjchan_hook = {
+	"vjchan-hook", "vj_desc.tstamp: CLOCK_MONOTONIC in the hook",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK
+};
+
+/* The same bypass channel on a vjnet device: the driver API feeds it. */
+const struct rx_mode rx_vjchan_driver = {
+	"vjchan-driver", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DRIVER
+};
+
+/* The same channel in the default firewall mode: after the input hooks. */
+const struct rx_mode rx_vjchan_filtered = {
+	"vjchan-filtered", "vj_desc.tstamp: CLOCK_MONOTONIC at LOCAL_IN",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_FILTERED
+};

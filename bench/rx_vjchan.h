@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vjrx: the vjchan channel receiver (rx_vjchan.c), which the XDP-fed
+ * variant (rx_vjxdp.c) wraps.
+ */
+#ifndef VJ_BENCH_RX_VJCHAN_H
+#define VJ_BENCH_RX_VJCHAN_H
+
+#include "vjchan.h"
+#include "rx.h"
+
+/* Which path the packets must have taken (rx_mode.arg), checked in drops. */
+enum { VJ_PATH_HOOK, VJ_PATH_DRIVER, VJ_PATH_FILTERED, VJ_PATH_XDP };
+
+struct vj_rx {
+	struct vj_chan	ch;
+	int		open;
+};
+
+int vjc_open(struct rx *rx);
+int vjc_poll(struct rx *rx, int timeout_ms);
+void vjc_drops(struct rx *rx);
+void vjc_close(struct rx *rx);
+
+#endif /* VJ_BENCH_RX_VJCHAN_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The XDP receive path.  vjchan registers one kfunc for BPF_PROG_TYPE_XDP
+ * programs:
+ *
+ *   int vj_xdp_deliver(struct xdp_md *ctx);
+ *
+ * An XDP program (xdp/vjchan.bpf.c, attached by tools/vjchan-xdp) calls it
+ * with its context.  The kfunc classifies the frame like the other fast
+ * paths (vj_flow_lookup_fast(): bypass channels only, and only traffic for
+ * this host unless the channel is a transit one), copies the whole frame,
+ * linear part and fragments, into the winning channel's ring with
+ * VJ_DESC_F_XDP, and returns:
+ *
+ *   VJ_XDP_CLAIMED (1)  the frame is the channel's: it was copied, or
+ *                       dropped and counted because the ring was full.
+ *                       The program returns XDP_DROP.
+ *   VJ_XDP_PASS (0)     not a channel's frame (no match, a filtered
+ *                       channel, not for this host, a dead channel, a
+ *                       frame that cannot be parsed): the program returns
+ *                       XDP_PASS and the frame goes on untouched.
+ *
+ * The frame is never modified.  A program that calls the kfunc holds a
+ * reference on this module, so vjchan cannot be unloaded while such a
+ * program is attached (or otherwise alive).
+ *
+ * Wake-ups: the consumer is woken through sk_data_ready() after each
+ * claimed frame, which costs a barrier and a wait-queue check
+ * (skwq_has_sleeper()) unless the consumer sleeps.  They are not batched
+ * per NAPI poll: a module gets no call at the end of a poll (the flush of
+ * the redirect maps, xdp_do_flush(), is internal to the core), and waking
+ * only when the next frame goes to another channel would leave the last
+ * frames of a poll unannounced until more traffic comes.
+ */
+
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <net/sock.h>
+#include <net/xdp.h>
+
+#include "vj_firewall.h"
+#include "vj_flow.h"
+#include "vj_net.h"
+#include "vj_parse.h"
+#include "vj_ring.h"
+#include "vj_stats.h"
+#include "vj_xdp.h"
+
+#define VJ_XDP_PASS	0
+#define VJ_XDP_CLAIMED	1
+
+/*
+ * Link header plus the most that vj_parse_frame() reads behind it: an IPv4
+ * header with options (60 bytes) and the transport ports (4).  A frame
+ * whose headers are not all in the linear part is left to the stack.
+ */
+#define VJ_XDP_PARSE_LEN	(ETH_HLEN + 60 + 4)
+
+static int xdp_deliver(struct xdp_buff *xdp)
+{
+	struct net_device *dev = xdp->rxq->dev;
+	unsigned int head = xdp->data_end - xdp->data;
+	unsigned int len = xdp_get_buff_len(xdp);
+	const struct ethhdr *eth = xdp->data;
+	struct vj_flow_key key;
+	struct vj_chan *chan;
+	__be16 proto;
+	int ret = VJ_XDP_PASS;
+
+	if (head < min(len, VJ_XDP_PARSE_LEN))
+		return VJ_XDP_PASS;
+	if (vj_parse_frame(xdp->data, len, &key, &proto))
+		return VJ_XDP_PASS;
+	/* Promiscuous receive: frames for other hosts are not ours. */
+	if (!is_multicast_ether_addr(eth->h_dest) &&
+	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
+		return VJ_XDP_PASS;
+	key.ifindex = dev->ifindex;
+
+	rcu_read_lock();
+	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev);
+	if (!chan)
+		goto out_unlock;
+	switch (vj_ring_rx_xdp(chan->ring, xdp, dev->ifindex, proto)) {
+	case 0:
+		vj_count(VJ_CNT_XDP_CLAIMED);
+		chan->sk->sk_data_ready(chan->sk);
+		ret = VJ_XDP_CLAIMED;
+		break;
+	case -ENOSPC:
+		vj_count(VJ_CNT_XDP_DROPPED);
+		ret = VJ_XDP_CLAIMED;
+		break;
+	default:	/* dead channel: as if it were not there */
+		break;
+	}
+out_unlock:
+	rcu_read_unlock();
+	return ret;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * vj_xdp_deliver - hand an XDP frame to its channel
+ * @ctx: the XDP program's context
+ *
+ * Returns 1 if a channel claimed the frame (the program should return
+ * XDP_DROP), 0 if the frame must go on (XDP_PASS).  See the comment at
+ * the top of this file.
+ */
+__bpf_kfunc int vj_xdp_deliver(struct xdp_md *ctx)
+{
+	return xdp_deliver((struct xdp_buff *)ctx);
+}
+
+__bpf_kfunc_end_defs();
+
+BTF_KFUNCS_START(vj_xdp_kfunc_ids)
+BTF_ID_FLAGS(func, vj_xdp_deliver)
+BTF_KFUNCS_END(vj_xdp_kfunc_ids)
+
+static const struct btf_kfunc_id_set vj_xdp_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &vj_xdp_kfunc_ids,
+};
+
+/*
+ * Registration cannot be undone: the kernel drops the set with the
+ * module's BTF when the module goes.  Without module BTF (a module built
+ * without pahole, or whose BTF does not match the running kernel's) the
+ * kernel logs "missing module BTF" and returns 0: vjchan then works
+ * without the XDP path, and tools/vjchan-xdp refuses to attach.
+ */
+int vj_xdp_init(void)
+{
+	return register_btf_kfunc_id_set(BPF_PROG_TYPE_XDP, &vj_xdp_kfunc_set);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared test library: the consumer side of a channel ring.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "ring.h"
+#include "util.h"
+
+int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size)
+{
+	struct vj_ring_req req = {
+		.entries = entries,
+		.buf_size = buf_size,
+	};
+
+	return setsockopt(fd, SOL_VJCHAN, VJ_RING, &req, sizeof(req));
+}
+
+uint16_t vj_bind_flags = VJ_BIND_FW_BYPASS;
+
+int vj_bind(int fd, const struct vj_flow *f)
+{
+	struct sockaddr_vj sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.svj_family = AF_VJCHAN;
+	sa.svj_flags = vj_bind_flags;
+	sa.svj_flow = *f;
+	return bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+}
+
+int vj_getopt(int fd, int opt, void *buf, socklen_t size, socklen_t *len)
+{
+	*len = size;
+	if (getsockopt(fd, SOL_VJCHAN, opt, buf, len))
+		return -errno;
+	return 0;
+}
+
+void chan_init(struct vj_chan *c, int fd)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->map = MAP_FAILED;
+}
+
+const char *ring_map(struct vj_chan *c)
+{
+	static __thread char why[160];
+	struct vj_mmap_offsets *o = &c->off;
+	socklen_t len;
+	int e;
+
+	e = vj_getopt(c->fd, VJ_MMAP_OFFSETS, o, sizeof(*o), &len);
+	if (e) {
+		snprintf(why, sizeof(why), "getsockopt(VJ_MMAP_OFFSETS): %s",
+			 errname(-e));
+		return why;
+	}
+	if (len != sizeof(*o)) {
+		snprintf(why, sizeof(why),
+			 "getsockopt(VJ_MMAP_OFFSETS): optlen %u, want %zu",
+			 len, sizeof(*o));
+		return why;
+	}
+	if (!o->entries || (o->entries & (o->entries - 1))) {
+		snprintf(why, sizeof(why),
+			 "VJ_MMAP_OFFSETS: entries %u not a power of two",
+			 o->entries);
+		return why;
+	}
+	if (o->producer + 4 > o->size || o->consumer + 4 > o->size ||
+	    o->flags + 4 > o->size ||
+	    o->desc + (uint64_t)o->entries * sizeof(struct vj_desc) > o->size ||
+	    o->bufs + (uint64_t)o->entries * o->buf_size > o->size) {
+		snprintf(why, sizeof(why),
+			 "VJ_MMAP_OFFSETS: layout outside size %llu",
+			 (unsigned long long)o->size);
+		return why;
+	}
+	c->map = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      c->fd, 0);
+	if (c->map == MAP_FAILED) {
+		snprintf(why, sizeof(why), "mmap(%llu): %s",
+			 (unsigned long long)o->size, errname(errno));
+		return why;
+	}
+	c->prod = (_Atomic uint32_t *)(c->map + o->producer);
+	c->cons = (_Atomic uint32_t *)(c->map + o->consumer);
+	c->flags = (_Atomic uint32_t *)(c->map + o->flags);
+	c->desc = (struct vj_desc *)(c->map + o->desc);
+	c->bufs = c->map + o->bufs;
+	c->head = atomic_load_explicit(c->cons, memory_order_relaxed);
+	return NULL;
+}
+
+const char *ring_unmap(struct vj_chan *c)
+{
+	static __thread char why[64];
+
+	if (c->map != MAP_FAILED && munmap(c->map, c->off.size)) {
+		snprintf(why, sizeof(why), "munmap: %s", errname(errno));
+		return why;
+	}
+	c->map = MAP_FAILED;
+	return NULL;
+}
+
+uint32_t chan_producer(struct vj_chan *c)
+{
+	/* (C), matches (B): the descriptors and data are visible. */
+	return atomic_load_explicit(c->prod, memory_order_acquire);
+}
+
+void chan_set_consumer(struct vj_chan *c, uint32_t v)
+{
+	/* (D), matches (A): done with the buffers before this. */
+	atomic_store_explicit(c->cons, v, memory_order_release);
+}
+
+uint32_t chan_pending(struct vj_chan *c)
+{
+	return chan_producer(c) - c->head;
+}
+
+const char *ring_avail(struct vj_chan *c, uint32_t *n)
+{
+	static __thread char why[128];
+	uint32_t prod = chan_producer(c);
+
+	*n = prod - c->head;
+	if (*n > c->off.entries) {
+		snprintf(why, sizeof(why),
+			 "producer %u is %u ahead of consumer %u (entries %u)",
+			 prod, *n, c->head, c->off.entries);
+		*n = 0;
+		return why;
+	}
+	return NULL;
+}
+
+void desc_read(const struct vj_desc *in_ring, struct vj_desc *d)
+{
+	const volatile struct vj_desc *vd = in_ring;
+
+	d->buf = vd->buf;
+	d->off = vd->off;
+	d->len = vd->len;
+	d->ifindex = vd->ifindex;
+	d->l3_off = vd->l3_off;
+	d->proto = vd->proto;
+	d->flags = vd->flags;
+	d->tstamp = vd->tstamp;
+}
+
+const char *desc_bounds(const struct vj_desc *d, uint32_t entries,
+			uint32_t buf_size)
+{
+	static __thread char why[160];
+
+	if (d->buf < entries && d->off <= buf_size &&
+	    d->len <= buf_size - d->off)
+		return NULL;
+	snprintf(why, sizeof(why),
+		 "out of bounds: buf %u off %u len %u (entries %u buf_size %u)",
+		 d->buf, d->off, d->len, entries, buf_size);
+	return why;
+}
+
+const char *ring_desc(struct vj_chan *c, uint32_t idx, struct vj_desc *d,
+		      const uint8_t **data)
+{
+	static __thread char why[200];
+	const char *bad;
+
+	desc_read(&c->desc[idx & (c->off.entries - 1)], d);
+	bad = desc_bounds(d, c->off.entries, c->off.buf_size);
+	if (bad) {
+		snprintf(why, sizeof(why), "descriptor %u %s", idx, bad);
+		return why;
+	}
+	*data = c->bufs + (size_t)d->buf * c->off.buf_size + d->off;
+	return NULL;
+}
+
+void ring_release(struct vj_chan *c, uint32_t n)
+{
+	c->head += n;
+	chan_set_consumer(c, c->head);
+}
+
+void ring_poll(struct vj_chan *c)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+
+	poll(&pfd, 1, 0);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared test library: the consumer side of a channel, written from
+ * include/uapi/linux/vjchan.h alone (no libvjchan), with C11
+ * acquire/release atomics: the producer index is loaded with acquire (C in
+ * the diagram of kernel/vj_ring.h), the consumer index stored with release
+ * (D).
+ *
+ * These functions do not end the process: those that can go wrong return
+ * NULL or the reason, for the caller to report its own way (the suite's
+ * fail(), the stress test's record_fail()).
+ */
+#ifndef _VJ_TL_RING_H
+#define _VJ_TL_RING_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <linux/vjchan.h>
+
+struct vj_chan {
+	int fd;
+	uint8_t *map;
+	struct vj_mmap_offsets off;
+	_Atomic uint32_t *prod;
+	_Atomic uint32_t *cons;
+	_Atomic uint32_t *flags;
+	struct vj_desc *desc;
+	uint8_t *bufs;
+	uint32_t head;			/* our consumer index */
+};
+
+struct vj_pkt {
+	struct vj_desc d;
+	uint32_t slot;
+	uint8_t data[VJ_BUF_MAX_SIZE];
+};
+
+/* Raw socket calls: their results, errno as the call left it. */
+int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size);
+/*
+ * svj_flags that vj_bind() uses.  Bypass by default: most cases test the
+ * ring, the match rule and the fast paths, which serve bypass channels;
+ * the firewall cases set the mode they test.
+ */
+extern uint16_t vj_bind_flags;
+int vj_bind(int fd, const struct vj_flow *f);
+/* getsockopt(SOL_VJCHAN): 0 or -errno; *len is the length returned. */
+int vj_getopt(int fd, int opt, void *buf, socklen_t size, socklen_t *len);
+
+void chan_init(struct vj_chan *c, int fd);
+const char *ring_map(struct vj_chan *c);	/* VJ_MMAP_OFFSETS, mmap */
+const char *ring_unmap(struct vj_chan *c);
+uint32_t chan_producer(struct vj_chan *c);
+void chan_set_consumer(struct vj_chan *c, uint32_t v);
+uint32_t chan_pending(struct vj_chan *c);
+/* Packets ready after head; a producer beyond a ring's worth is a reason. */
+const char *ring_avail(struct vj_chan *c, uint32_t *n);
+/* Copies each field of a descriptor in shared memory once. */
+void desc_read(const struct vj_desc *in_ring, struct vj_desc *d);
+const char *desc_bounds(const struct vj_desc *d, uint32_t entries,
+			uint32_t buf_size);
+/* Descriptor idx, checked, and where its bytes are in the mapping. */
+const char *ring_desc(struct vj_chan *c, uint32_t idx, struct vj_desc *d,
+		      const uint8_t **data);
+void ring_release(struct vj_chan *c, uint32_t n);	/* head += n */
+void ring_poll(struct vj_chan *c);	/* poll() once: driver frames go in */
+
+#endif /* _VJ_TL_RING_H */
