@@ -164,16 +164,23 @@ err_free:
 	return err;
 }
 
-/* Close: give the queue back, if the device is still there. */
+/* Give the queue back, if the device is still there, and free @d. */
+void vj_direct_release_locked(struct vj_direct *d)
+{
+	ASSERT_RTNL();
+	if (d->ddev)
+		direct_detach(d->ddev);
+	kfree(d);
+}
+
+/* Close: vj_direct_release_locked() under rtnl_lock; @d may be NULL. */
 void vj_direct_release(struct vj_direct *d)
 {
 	if (!d)
 		return;
 	rtnl_lock();
-	if (d->ddev)
-		direct_detach(d->ddev);
+	vj_direct_release_locked(d);
 	rtnl_unlock();
-	kfree(d);
 }
 
 /**

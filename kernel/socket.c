@@ -152,12 +152,11 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	goto out_unlock;
 
 out_release_direct:
-	mutex_unlock(&vs->lock);
-	rtnl_unlock();
-	vj_direct_release(vs->direct);
-	vs->direct = NULL;
-	vj_ring_direct_exit(vs->ring);
-	return err;
+	if (vs->direct) {
+		vj_direct_release_locked(vs->direct);
+		vs->direct = NULL;
+		vj_ring_direct_exit(vs->ring);
+	}
 out_unlock:
 	mutex_unlock(&vs->lock);
 	if (flags & VJ_BIND_F_DIRECT)

@@ -11,6 +11,7 @@ struct vj_ring;
 
 int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
 		     struct vj_ring *ring, struct vj_direct **out);
+void vj_direct_release_locked(struct vj_direct *d);
 void vj_direct_release(struct vj_direct *d);
 
 #endif /* _VJ_DIRECT_H */
