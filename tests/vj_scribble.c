@@ -8,8 +8,9 @@
  * IFINDEX, maps its ring, creates READY_FILE, and for SECONDS writes random
  * values into the consumer index, the descriptors and the bytes of every
  * buffer (the ones posted to the device too), now and then handing slots
- * back properly so that the device keeps getting buffers.  Then prints
- * "rx_direct N" and "rx_invalid_cons N" and exits 0; 1 on any error.
+ * back properly so that the device keeps getting buffers.  Then prints the
+ * channel's counters, "rx_packets N", "rx_driver N", "rx_direct N",
+ * "rx_ring_full N" and "rx_invalid_cons N", and exits 0; 1 on any error.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,7 +47,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vj_scribble IFINDEX DPORT SECONDS READY_FILE\n");
 		return 2;
 	}
-	fd = socket(AF_VJCHAN, SOCK_RAW, 0);
+	fd = socket(AF_VJCHAN, SOCK_DGRAM, 0);
 	if (fd < 0)
 		return die("socket", errname(errno));
 	memset(&flow, 0, sizeof(flow));
@@ -90,8 +91,12 @@ int main(int argc, char **argv)
 	e = vj_getopt(fd, VJ_STATISTICS, &st, sizeof(st), &len);
 	if (e)
 		return die("VJ_STATISTICS", errname(-e));
-	printf("rx_direct %llu\nrx_invalid_cons %llu\n",
+	printf("rx_packets %llu\nrx_driver %llu\nrx_direct %llu\n"
+	       "rx_ring_full %llu\nrx_invalid_cons %llu\n",
+	       (unsigned long long)st.rx_packets,
+	       (unsigned long long)st.rx_driver,
 	       (unsigned long long)st.rx_direct,
+	       (unsigned long long)st.rx_ring_full,
 	       (unsigned long long)st.rx_invalid_cons);
 	return 0;
 }

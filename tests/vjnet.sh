@@ -287,10 +287,13 @@ t_direct_shared() {
 # A hostile owner scribbles on its direct channel's ring (consumer index,
 # descriptors, buffer bytes) while datagrams flow into it and TCP flows to
 # the stack: TCP (checksummed by the stack) still arrives intact, bad
-# consumer values are counted, every buffer comes back on close.
+# consumer values are counted, every frame the channel got was written by
+# the device (rx_packets = rx_driver = rx_direct, as many as the device
+# counted), none was lost for room, every buffer comes back on close.
 t_direct_hostile() {
-	local why= out s port=5103 total=500000 got addr
+	local why= out s port=5103 total=500000 got addr c0 c1 n
 	rm -f "$tmp/scr.ready"
+	c0=$(ethstat "$dev" rx_direct)
 	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 12 \
 		"$tmp/scr.ready" >"$tmp/scr.out" 2>&1 &
 	s=$!
@@ -319,8 +322,16 @@ t_direct_hostile() {
 		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
 	done
 	wait "$s" || why+=" vj_scribble: $(cat "$tmp/scr.out");"
-	[ "$(field "$tmp/scr.out" rx_direct)" -gt 0 ] 2>/dev/null ||
+	c1=$(ethstat "$dev" rx_direct)
+	n=$(field "$tmp/scr.out" rx_direct)
+	[ "${n:-0}" -gt 0 ] 2>/dev/null ||
 		why+=" no direct frames: $(tr '\n' ' ' <"$tmp/scr.out");"
+	[ "$(field "$tmp/scr.out" rx_packets)" = "$n" ] &&
+		[ "$(field "$tmp/scr.out" rx_driver)" = "$n" ] ||
+		why+=" counters: $(tr '\n' ' ' <"$tmp/scr.out");"
+	[ "$(field "$tmp/scr.out" rx_ring_full)" = 0 ] ||
+		why+=" rx_ring_full $(field "$tmp/scr.out" rx_ring_full);"
+	[ $((c1 - c0)) = "$n" ] || why+=" device rx_direct +$((c1 - c0)), channel $n;"
 	[ "$(field "$tmp/scr.out" rx_invalid_cons)" -gt 0 ] 2>/dev/null ||
 		why+=" no consumer value rejected;"
 	out=$(buffers_home) || why+=" $out;"
