@@ -334,7 +334,7 @@ static int t_proc_format(void)
 	udp_send("127.0.0.2", tport(1), "127.0.0.1", tport(0), 1, 100);
 	CHECK(vj_wait_total(a.fd, 1, 3000), "packet not counted");
 	n = proc_chan_find(sock_ino(a.fd), fl, 24);
-	CHECK(n == 21 && !strcmp(fl[10], "1"),
+	CHECK(n == 22 && !strcmp(fl[10], "1"),
 	      "rx_packets column \"%s\" after one packet", fl[10]);
 	CHECK(strtoull(fl[11], NULL, 10) == vj_get_stats(a.fd).rx_bytes,
 	      "rx_bytes column \"%s\" disagrees with VJ_STATISTICS", fl[11]);
