@@ -18,7 +18,7 @@ import sys
 BASELINE = "udp-recvmmsg"
 ORDER = ["udp-recvmmsg", "packet-v3", "afxdp-copy", "afxdp-zc",
          "vjchan-hook", "vjchan-filtered", "vjchan-xdp", "xdp-drop",
-         "udp-recvmmsg@vjnet", "vjchan-driver@vjnet"]
+         "udp-recvmmsg@vjnet", "vjchan-driver@vjnet", "vjchan-direct@vjnet"]
 
 FIELDS = ["smp", "kind", "size", "mode", "rate", "runs", "status", "reason",
           "pps_median", "pps_min", "pps_max", "pps_ratio",

@@ -23,7 +23,7 @@
 #   BENCH_LAT_RATE [2000]    offered load of latency cells
 #   BENCH_LAT_SIZE [64]      payload size of latency cells
 #   BENCH_LAT_RUNS [BENCH_RUNS] runs per latency cell (0: none)
-#   BENCH_VJNET_MODES [udp-recvmmsg vjchan-driver]  receivers run again
+#   BENCH_VJNET_MODES [udp-recvmmsg vjchan-driver vjchan-direct]  receivers run again
 #                            with the NIC on vjnet (rows MODE@vjnet)
 #   BENCH_NIC_RUNS [BENCH_RUNS] bench/nic.sh runs (0: none)
 #   BENCH_RESULTS [bench/results]  where the results go
@@ -47,7 +47,7 @@ bench_build
 modes=${BENCH_MODES:-$("$bench_dir/vjrx" --list | tr '\n' ' ')}
 export BENCH_MODES=${modes% }
 
-export BENCH_VJNET_MODES=${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver}
+export BENCH_VJNET_MODES=${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver vjchan-direct}
 export BENCH_NIC_RUNS=${BENCH_NIC_RUNS:-$BENCH_RUNS}
 
 read -ra m <<<"$BENCH_MODES $BENCH_VJNET_MODES"

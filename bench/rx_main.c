@@ -29,6 +29,7 @@ static const struct rx_mode *const modes[] = {
 	&rx_afxdp_zc,
 	&rx_vjchan_hook,
 	&rx_vjchan_driver,
+	&rx_vjchan_direct,
 	&rx_vjchan_filtered,
 	&rx_vjchan_xdp,
 	&rx_xdp_drop,

@@ -40,10 +40,16 @@ int vjc_open(struct rx *rx)
 		return e;
 	}
 	v->open = 1;
-	/* The fast paths serve bypass channels; the filtered path the rest. */
+	/*
+	 * The fast paths serve bypass channels; the filtered path the rest.
+	 * A direct channel owns the vjnet device's receive queue.
+	 */
 	e = vj_chan_bind_flags(&v->ch, &flow,
 			       rx->mode->arg == VJ_PATH_FILTERED ?
-			       VJ_BIND_FW_FILTERED : VJ_BIND_FW_BYPASS);
+			       VJ_BIND_FW_FILTERED :
+			       rx->mode->arg == VJ_PATH_DIRECT ?
+			       VJ_BIND_FW_BYPASS | VJ_BIND_F_DIRECT :
+			       VJ_BIND_FW_BYPASS);
 	if (!e)
 		e = vj_chan_map(&v->ch);
 	if (e) {
@@ -97,14 +103,16 @@ void vjc_drops(struct rx *rx)
 	if (!v->open || vj_chan_stats(&v->ch, &st))
 		return;
 	snprintf(rx->drops, sizeof(rx->drops),
-		 "rx_ring_full=%llu rx_driver=%llu rx_invalid_cons=%llu",
+		 "rx_ring_full=%llu rx_driver=%llu rx_direct=%llu rx_invalid_cons=%llu",
 		 (unsigned long long)st.rx_ring_full,
 		 (unsigned long long)st.rx_driver,
+		 (unsigned long long)st.rx_direct,
 		 (unsigned long long)st.rx_invalid_cons);
 	/* The mode names the path: make sure the packets took it. */
 	path = rx->mode->arg == VJ_PATH_HOOK ? st.rx_hook :
 	       rx->mode->arg == VJ_PATH_DRIVER ? st.rx_driver :
-	       rx->mode->arg == VJ_PATH_FILTERED ? st.rx_filtered : st.rx_xdp;
+	       rx->mode->arg == VJ_PATH_FILTERED ? st.rx_filtered :
+	       rx->mode->arg == VJ_PATH_DIRECT ? st.rx_direct : st.rx_xdp;
 	if (path != st.rx_packets)
 		set_why(rx, "%llu of %llu packets did not come through the %s path",
 			(unsigned long long)(st.rx_packets - path),
@@ -131,6 +139,15 @@ const struct rx_mode rx_vjchan_hook = {
 const struct rx_mode rx_vjchan_driver = {
 	"vjchan-driver", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
 	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DRIVER
+};
+
+/*
+ * The bypass channel owning the vjnet device's receive queue: the device
+ * writes into the ring, no copy (VJ_BIND_F_DIRECT).
+ */
+const struct rx_mode rx_vjchan_direct = {
+	"vjchan-direct", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DIRECT
 };
 
 /* The same channel in the default firewall mode: after the input hooks. */

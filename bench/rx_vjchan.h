@@ -10,7 +10,8 @@
 #include "rx.h"
 
 /* Which path the packets must have taken (rx_mode.arg), checked in drops. */
-enum { VJ_PATH_HOOK, VJ_PATH_DRIVER, VJ_PATH_FILTERED, VJ_PATH_XDP };
+enum { VJ_PATH_HOOK, VJ_PATH_DRIVER, VJ_PATH_FILTERED, VJ_PATH_XDP,
+       VJ_PATH_DIRECT };
 
 struct vj_rx {
 	struct vj_chan	ch;

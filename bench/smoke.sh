@@ -3,8 +3,8 @@
 #
 # Smoke run of the benchmark, for `make check`: one guest, every receiver
 # for 1.5 s at 1000 pps (as latency cells, so the time stamps are exercised
-# too), udp-recvmmsg and vjchan-driver again with the NIC on vjnet, and one
-# short bench/nic.sh run.  Prints one line per receiver,
+# too), udp-recvmmsg, vjchan-driver and vjchan-direct again with the NIC on
+# vjnet, and one short bench/nic.sh run.  Prints one line per receiver,
 #
 #   ok BENCH_<MODE>                 frames arrived intact, little loss
 #   ok BENCH_NIC_<DRIVER>           TCP both ways and ping through the driver
@@ -44,9 +44,10 @@ for i in "${!names[@]}"; do
 	col[${names[$i]}]=$i
 done
 
-# Every receiver on virtio_net, vjchan-driver and recvmmsg again on vjnet.
-for mode in $("$bench_dir/vjrx" --list | grep -vx vjchan-driver) \
-	    udp-recvmmsg@vjnet vjchan-driver@vjnet; do
+# Every receiver on virtio_net; recvmmsg, vjchan-driver and vjchan-direct
+# again on vjnet.
+for mode in $("$bench_dir/vjrx" --list | grep -vxe vjchan-driver -e vjchan-direct) \
+	    udp-recvmmsg@vjnet vjchan-driver@vjnet vjchan-direct@vjnet; do
 	tag=BENCH_$(tr 'a-z@-' 'A-Z__' <<<"$mode")
 	row=
 	[ -n "$header" ] && row=$(grep "^[0-9]*,$mode," "$out/rows.csv" | tail -n 1 || true)
