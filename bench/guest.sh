@@ -52,17 +52,24 @@ lat_size=${BENCH_LAT_SIZE:-64}
 lat_runs=${BENCH_LAT_RUNS:-$runs}
 smp=$(nproc)
 
-ifname=
-for d in /sys/class/net/*; do
-	[ "$(cat "$d/address" 2>/dev/null)" = 52:54:00:12:34:10 ] && ifname=${d##*/}
-done
-[ -n "$ifname" ] || { echo "guest.sh: no NIC with MAC 52:54:00:12:34:10" >&2; exit 1; }
+# nic_up: find the benchmark NIC by its MAC (its name changes when it moves
+# to another driver) and set it up to receive only: no IPv6 chatter, no ARP
+# for the sender.  Sets $ifname.
+nic_up() {
+	local d
+	ifname=
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = 52:54:00:12:34:10 ] &&
+			ifname=${d##*/}
+	done
+	[ -n "$ifname" ] || { echo "guest.sh: no NIC with MAC 52:54:00:12:34:10" >&2; exit 1; }
+	echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
+	ip link set "$ifname" up
+	ip addr add 203.0.113.1/24 dev "$ifname"
+	ip neigh replace 203.0.113.2 lladdr 52:54:00:12:34:20 dev "$ifname" nud permanent
+}
 
-# Receive only: no IPv6 chatter, no ARP for the sender.
-echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
-ip link set "$ifname" up
-ip addr add 203.0.113.1/24 dev "$ifname"
-ip neigh replace 203.0.113.2 lladdr 52:54:00:12:34:20 dev "$ifname" nud permanent
+nic_up
 insmod kernel/vjchan.ko
 
 {
@@ -116,14 +123,7 @@ matrix() {	# matrix MODE...: every throughput and latency cell
 if [ ${#vjnet_modes[@]} -gt 0 ]; then
 	insmod kernel/vjnet.ko
 	tools/vjchan-ctl attach "$ifname" >/dev/null
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address" 2>/dev/null)" = 52:54:00:12:34:10 ] &&
-			ifname=${d##*/}
-	done
-	echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
-	ip link set "$ifname" up
-	ip addr add 203.0.113.1/24 dev "$ifname"
-	ip neigh replace 203.0.113.2 lladdr 52:54:00:12:34:20 dev "$ifname" nud permanent
+	nic_up
 	echo "nic@vjnet=$ifname driver=$(basename "$(readlink "/sys/class/net/$ifname/device/driver")")" \
 		>>"$VJ_OUT/guest-info"
 	matrix "${vjnet_modes[@]/%/@vjnet}"

@@ -14,7 +14,9 @@
  * consumer does not sum every byte again: the device's verdict where it
  * gave one (CHECKSUM_UNNECESSARY, or CHECKSUM_COMPLETE checked against the
  * pseudo-header), else the kernel sums the packet (nf_checksum(), what the
- * UDP and TCP receive paths would do).  A packet with a bad checksum is
+ * UDP and TCP receive paths would do) - except for a UDP channel socket,
+ * whose receiving call sums a packet without a verdict itself, in the
+ * consumer's context (udp_rx.c).  A packet with a bad checksum is
  * dropped and counted in the channel's rx_csum_bad; a good one is marked
  * VJ_DESC_F_CSUM_OK.
  */
@@ -58,7 +60,7 @@ enum csum_verdict { CSUM_UNKNOWN, CSUM_OK, CSUM_BAD };
  */
 static enum csum_verdict csum_verdict(struct sk_buff *skb,
 				      const struct vj_flow_key *key, int thoff,
-				      unsigned int hook)
+				      unsigned int hook, bool defer_sum)
 {
 	struct udphdr uh;
 
@@ -70,6 +72,9 @@ static enum csum_verdict csum_verdict(struct sk_buff *skb,
 	if (skb->ip_summed == CHECKSUM_UNNECESSARY ||
 	    skb->ip_summed == CHECKSUM_PARTIAL)
 		return CSUM_OK;
+	/* No device verdict: the consumer sums it (UDP channel sockets). */
+	if (defer_sum && skb->ip_summed == CHECKSUM_NONE)
+		return CSUM_UNKNOWN;
 	/* IPv4 UDP may go without a checksum: nothing to verify. */
 	if (key->proto == IPPROTO_UDP && !key->family &&
 	    (skb_copy_bits(skb, thoff, &uh, sizeof(uh)) || !uh.check))
@@ -161,7 +166,7 @@ bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
 		return true;
 	}
 
-	switch (csum_verdict(skb, key, thoff, hook)) {
+	switch (csum_verdict(skb, key, thoff, hook, chan->csum_in_consumer)) {
 	case CSUM_OK:
 		path |= VJ_DESC_F_CSUM_OK;
 		break;

@@ -57,6 +57,25 @@
  */
 int vj_fw_bind_check(struct sock *sk, u16 flags)
 {
+	int err = vj_fw_mode_check(flags);
+
+	if (err)
+		return err;
+	if (!sk_net_capable(sk, CAP_NET_ADMIN))
+		return -EPERM;
+	return 0;
+}
+
+/**
+ * vj_fw_mode_check - are these sockaddr_vj flags valid on this kernel?
+ * @flags: svj_flags, or a UDP channel socket's VJ_BIND_FLAGS
+ *
+ * Returns 0, -EINVAL for unknown bits or modes (or VJ_BIND_F_TRANSIT
+ * without bypass) or -EOPNOTSUPP for a mode this kernel does not implement.
+ * No capability is checked.
+ */
+int vj_fw_mode_check(u16 flags)
+{
 	u16 mode = flags & VJ_BIND_FW_MASK;
 
 	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT | VJ_BIND_F_DIRECT))
@@ -74,8 +93,6 @@ int vj_fw_bind_check(struct sock *sk, u16 flags)
 	if (mode == VJ_BIND_FW_SANCTIONED &&
 	    !IS_ENABLED(CONFIG_NF_CONNTRACK_MARK))
 		return -EOPNOTSUPP;
-	if (!sk_net_capable(sk, CAP_NET_ADMIN))
-		return -EPERM;
 	return 0;
 }
 

@@ -32,21 +32,7 @@
 #include "vj_ring.h"
 #include "vj_socket.h"
 #include "vj_stats.h"
-
-struct vj_sock {
-	struct sock sk;		/* must be first */
-	struct mutex lock;
-	struct vj_ring_req req;
-	struct vj_ring *ring;
-	struct vj_chan chan;
-	struct vj_direct *direct;	/* VJ_BIND_F_DIRECT, set at bind */
-	bool bound;
-};
-
-static struct vj_sock *vj_sk(const struct sock *sk)
-{
-	return container_of(sk, struct vj_sock, sk);
-}
+#include "vj_udp.h"
 
 static struct proto vj_proto = {
 	.name = "VJCHAN",
@@ -55,7 +41,7 @@ static struct proto vj_proto = {
 };
 
 /* Called with vs->lock held. */
-static int sock_ensure_ring(struct vj_sock *vs)
+int vj_sock_ensure_ring(struct vj_sock *vs)
 {
 	struct vj_ring *ring;
 
@@ -71,27 +57,39 @@ static int sock_ensure_ring(struct vj_sock *vs)
 	return 0;
 }
 
-static int vj_release(struct socket *sock)
+/*
+ * Take the channel out of the flow table: no packet reaches it after.  A
+ * direct channel then gives its device's receive queue back.
+ */
+void vj_sock_unbind(struct vj_sock *vs)
 {
-	struct sock *sk = sock->sk;
-	struct vj_sock *vs;
-
-	if (!sk)
-		return 0;
-	vs = vj_sk(sk);
 	mutex_lock(&vs->lock);
 	if (vs->bound) {
-		vj_flow_unbind(vj_pernet(sock_net(sk)), &vs->chan);
+		vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
 		vs->bound = false;
 	}
 	mutex_unlock(&vs->lock);
 	/* Unbound: the queue sends this flow to the stack until detached. */
 	vj_direct_release(vs->direct);
 	vs->direct = NULL;
+}
+
+/* Detach the socket from its file and drop the file's reference. */
+void vj_sock_put(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
 
 	sock_orphan(sk);
 	sock->sk = NULL;
 	sock_put(sk);
+}
+
+static int vj_release(struct socket *sock)
+{
+	if (!sock->sk)
+		return 0;
+	vj_sock_unbind(vj_sk(sock->sk));
+	vj_sock_put(sock);
 	return 0;
 }
 
@@ -123,7 +121,7 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	if ((flags & VJ_BIND_F_DIRECT) && !key.ifindex)
 		return -EINVAL;
 
-	/* rtnl_lock before vs->lock, as in vj_release(). */
+	/* rtnl_lock before vs->lock; vj_sock_unbind() never nests them. */
 	if (flags & VJ_BIND_F_DIRECT)
 		rtnl_lock();
 	mutex_lock(&vs->lock);
@@ -131,7 +129,7 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 		err = -EINVAL;
 		goto out_unlock;
 	}
-	err = sock_ensure_ring(vs);
+	err = vj_sock_ensure_ring(vs);
 	if (err)
 		goto out_unlock;
 	chan->key = key;
@@ -199,7 +197,7 @@ static __poll_t vj_poll(struct file *file, struct socket *sock,
 	sock_poll_wait(file, sock, wait);
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;
-	ring = smp_load_acquire(&vj_sk(sk)->ring); /* see sock_ensure_ring() */
+	ring = smp_load_acquire(&vj_sk(sk)->ring); /* see vj_sock_ensure_ring() */
 	if (ring) {
 		vj_ring_flush(ring);
 		vj_ring_poll_sync(ring);
@@ -211,8 +209,8 @@ static __poll_t vj_poll(struct file *file, struct socket *sock,
 	return mask;
 }
 
-static int vj_mmap(struct file *file, struct socket *sock,
-		   struct vm_area_struct *vma)
+int vj_sock_mmap(struct file *file, struct socket *sock,
+		 struct vm_area_struct *vma)
 {
 	struct vj_sock *vs = vj_sk(sock->sk);
 	struct vj_mmap_offsets off;
@@ -227,7 +225,7 @@ static int vj_mmap(struct file *file, struct socket *sock,
 		err = -EINVAL;
 		goto out_unlock;
 	}
-	err = sock_ensure_ring(vs);
+	err = vj_sock_ensure_ring(vs);
 	if (!err)
 		err = vj_ring_mmap(vs->ring, vma);
 out_unlock:
@@ -258,15 +256,13 @@ static int copy_opt(void *dst, size_t ksize, sockptr_t src, unsigned int usize)
 	return ret ? 0 : -E2BIG;
 }
 
-static int vj_setsockopt(struct socket *sock, int level, int optname,
-			 sockptr_t optval, unsigned int optlen)
+/* The SOL_VJCHAN options common to every channel socket. */
+int vj_sock_setsockopt(struct socket *sock, int optname, sockptr_t optval,
+		       unsigned int optlen)
 {
 	struct vj_sock *vs = vj_sk(sock->sk);
 	struct vj_ring_req req;
 	int err;
-
-	if (level != SOL_VJCHAN)
-		return -ENOPROTOOPT;
 
 	switch (optname) {
 	case VJ_RING:
@@ -288,6 +284,14 @@ static int vj_setsockopt(struct socket *sock, int level, int optname,
 	}
 }
 
+static int vj_setsockopt(struct socket *sock, int level, int optname,
+			 sockptr_t optval, unsigned int optlen)
+{
+	if (level != SOL_VJCHAN)
+		return -ENOPROTOOPT;
+	return vj_sock_setsockopt(sock, optname, optval, optlen);
+}
+
 static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
 {
 	struct vj_ring_stats rs;
@@ -306,11 +310,15 @@ static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
 	st->rx_xdp = rs.rx_xdp;
 	st->rx_filtered = rs.rx_filtered;
 	st->rx_csum_bad = rs.rx_csum_bad;
+	st->rx_udp_bad_csum = rs.rx_udp_bad_csum;
+	st->rx_udp_malformed = rs.rx_udp_malformed;
+	st->rx_udp_not_peer = rs.rx_udp_not_peer;
 	st->rx_direct = rs.rx_direct;
 }
 
-static int vj_getsockopt(struct socket *sock, int level, int optname,
-			 char __user *optval, int __user *optlen)
+/* The SOL_VJCHAN options common to every channel socket. */
+int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
+		       int __user *optlen)
 {
 	struct vj_sock *vs = vj_sk(sock->sk);
 	union {
@@ -321,8 +329,6 @@ static int vj_getsockopt(struct socket *sock, int level, int optname,
 	size_t size, least;
 	int len;
 
-	if (level != SOL_VJCHAN)
-		return -ENOPROTOOPT;
 	if (get_user(len, optlen))
 		return -EFAULT;
 
@@ -344,7 +350,7 @@ static int vj_getsockopt(struct socket *sock, int level, int optname,
 	case VJ_STATISTICS:
 		size = sizeof(u.st);
 		least = VJ_STATISTICS_SIZE_V1;
-		/* Pairs with sock_ensure_ring(). */
+		/* Pairs with vj_sock_ensure_ring(). */
 		stats_to_user(&u.st, smp_load_acquire(&vs->ring));
 		break;
 	default:
@@ -360,6 +366,14 @@ static int vj_getsockopt(struct socket *sock, int level, int optname,
 	if (copy_to_user(optval, &u, len) || put_user(len, optlen))
 		return -EFAULT;
 	return 0;
+}
+
+static int vj_getsockopt(struct socket *sock, int level, int optname,
+			 char __user *optval, int __user *optlen)
+{
+	if (level != SOL_VJCHAN)
+		return -ENOPROTOOPT;
+	return vj_sock_getsockopt(sock, optname, optval, optlen);
 }
 
 static const struct proto_ops vj_ops = {
@@ -379,7 +393,7 @@ static const struct proto_ops vj_ops = {
 	.getsockopt = vj_getsockopt,
 	.sendmsg = sock_no_sendmsg,
 	.recvmsg = sock_no_recvmsg,
-	.mmap = vj_mmap,
+	.mmap = vj_sock_mmap,
 };
 
 /* Runs after an RCU grace period (SOCK_RCU_FREE): no producer is left. */
@@ -394,32 +408,20 @@ static void vj_sock_destruct(struct sock *sk)
 	pr_debug("channel %p destroyed\n", vs);
 }
 
-static int vj_create(struct net *net, struct socket *sock, int protocol,
-		     int kern)
+/*
+ * Set up the channel part of a new socket (sk_alloc()ed with a proto whose
+ * object starts with struct vj_sock) and attach it to @sock.
+ */
+void vj_sock_init(struct socket *sock, struct sock *sk,
+		  const struct proto_ops *ops)
 {
-	struct vj_sock *vs;
-	struct sock *sk;
+	struct vj_sock *vs = vj_sk(sk);
 
-	/* A kernel socket would not hold its namespace; none is needed. */
-	if (kern)
-		return -EPROTONOSUPPORT;
-	if (!ns_capable(net->user_ns, CAP_NET_RAW))
-		return -EPERM;
-	if (sock->type != SOCK_DGRAM)
-		return -ESOCKTNOSUPPORT;
-	if (protocol)
-		return -EPROTONOSUPPORT;
-
-	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_proto, 0);
-	if (!sk)
-		return -ENOMEM;
-	sock->ops = &vj_ops;
+	sock->ops = ops;
 	sock_init_data(sock, sk);
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	sk->sk_family = PF_VJCHAN;
 	sk->sk_destruct = vj_sock_destruct;
-
-	vs = vj_sk(sk);
 	mutex_init(&vs->lock);
 	vs->req.entries = VJ_RING_DEF_ENTRIES;
 	vs->req.buf_size = VJ_BUF_DEF_SIZE;
@@ -427,6 +429,29 @@ static int vj_create(struct net *net, struct socket *sock, int protocol,
 	INIT_LIST_HEAD(&vs->chan.list);
 	vj_count(VJ_CNT_CHANNELS_CREATED);
 	pr_debug("channel %p created\n", vs);
+}
+
+static int vj_create(struct net *net, struct socket *sock, int protocol,
+		     int kern)
+{
+	struct sock *sk;
+
+	/* A kernel socket would not hold its namespace; none is needed. */
+	if (kern)
+		return -EPROTONOSUPPORT;
+	if (protocol == VJ_PROTO_UDP4 || protocol == VJ_PROTO_UDP6)
+		return vj_udp_create(net, sock, protocol);
+	if (!ns_capable(net->user_ns, CAP_NET_RAW))
+		return -EPERM;
+	if (sock->type != SOCK_DGRAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol != VJ_PROTO_RAW)
+		return -EPROTONOSUPPORT;
+
+	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_proto, 0);
+	if (!sk)
+		return -ENOMEM;
+	vj_sock_init(sock, sk, &vj_ops);
 	return 0;
 }
 
@@ -485,12 +510,13 @@ void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
 	show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
 	show_num(seq, ntohs(f->dport));
 	show_num(seq, f->ifindex);
-	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
 		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
 		   st.rx_driver, fw_mode_name[chan->fw_mode],
 		   st.rx_hook, st.rx_xdp, st.rx_filtered, st.rx_csum_bad,
-		   st.rx_direct);
+		   st.rx_udp_bad_csum, st.rx_udp_malformed,
+		   st.rx_udp_not_peer, st.rx_direct);
 }
 
 static const struct net_proto_family vj_family = {
@@ -506,11 +532,16 @@ int vj_socket_init(void)
 	err = proto_register(&vj_proto, 0);
 	if (err)
 		return err;
-	err = sock_register(&vj_family);
+	err = vj_udp_init();
 	if (err)
 		goto err_unregister_proto;
+	err = sock_register(&vj_family);
+	if (err)
+		goto err_udp_exit;
 	return 0;
 
+err_udp_exit:
+	vj_udp_exit();
 err_unregister_proto:
 	proto_unregister(&vj_proto);
 	return err;
@@ -519,5 +550,6 @@ err_unregister_proto:
 void vj_socket_exit(void)
 {
 	sock_unregister(PF_VJCHAN);
+	vj_udp_exit();
 	proto_unregister(&vj_proto);
 }

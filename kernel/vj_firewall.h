@@ -33,6 +33,7 @@ struct vj_flow_key;
 struct vj_net;
 
 int vj_fw_bind_check(struct sock *sk, u16 flags);
+int vj_fw_mode_check(u16 flags);
 bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
 		  const struct net_device *dev);
 struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,

@@ -59,6 +59,7 @@ struct vj_chan {
 	u8 mask;
 	u8 fw_mode;			/* VJ_BIND_FW_*, fixed at bind */
 	bool transit;			/* VJ_BIND_F_TRANSIT, fixed at bind */
+	bool csum_in_consumer;		/* UDP channel socket: see deliver.c */
 	bool hashed;
 	struct sock *sk;
 	struct vj_ring *ring;

@@ -40,6 +40,13 @@
  * and (B) publishes it.  A buffer is reposted only after (A) has seen the
  * consumer index that hands its slot back.
  *
+ * On a UDP channel socket the kernel is also a consumer: the receiving
+ * system call (vj_ring_peek(), vj_ring_consume()) reads the slot at its own
+ * copy of the consumer index, under ring->lock, from its private copy of
+ * the descriptor, and hands the slot back with (D) itself, so the producer's
+ * (A) pairs with it exactly as with user space: the producer rewrites the
+ * buffer only after the kernel consumer has finished copying out of it.
+ *
  * The kernel never trusts the ring: it keeps its own copy of both indices,
  * reads the consumer index once per use (when it needs room, and on every
  * poll) and accepts it only inside [last valid consumer, published
@@ -77,7 +84,18 @@ struct vj_ring_stats {
 	u64 rx_xdp;
 	u64 rx_filtered;
 	u64 rx_csum_bad;
+	u64 rx_udp_bad_csum;
+	u64 rx_udp_malformed;
+	u64 rx_udp_not_peer;
 	u64 rx_direct;
+};
+
+/* Why the kernel consumer handed a slot back (vj_ring_consume()). */
+enum vj_consumed {
+	VJ_CONSUMED,		/* delivered to the receiving call */
+	VJ_DROP_UDP_BAD_CSUM,
+	VJ_DROP_UDP_MALFORMED,
+	VJ_DROP_UDP_NOT_PEER,
 };
 
 /* Kernel-private state of one slot; user space never sees it. */
@@ -143,6 +161,7 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 void vj_ring_flush(struct vj_ring *ring);
 void vj_ring_poll_sync(struct vj_ring *ring);
 bool vj_ring_readable(struct vj_ring *ring);
+bool vj_ring_waiting(struct vj_ring *ring);
 void vj_ring_set_dead(struct vj_ring *ring);
 bool vj_ring_dead(struct vj_ring *ring);
 int vj_ring_direct_init(struct vj_ring *ring);
@@ -153,5 +172,8 @@ void *vj_ring_direct_addr(struct vj_ring *ring, u32 id);
 int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
 			   int ifindex, __be16 proto);
 void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st);
+int vj_ring_peek(struct vj_ring *ring, struct vj_desc *d, u32 *idx);
+const u8 *vj_ring_data(struct vj_ring *ring, const struct vj_desc *d);
+void vj_ring_consume(struct vj_ring *ring, u32 idx, enum vj_consumed why);
 
 #endif /* _VJ_RING_H */

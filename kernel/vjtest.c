@@ -12,6 +12,10 @@
  * header: exthdr=0 (hop-by-hop, 8 bytes of padding), 60 (destination
  * options, likewise) or 51 (AH, 24 bytes).
  *
+ * Malformed frames, for the checks of UDP channel sockets: csum=1 sends a
+ * wrong UDP checksum, csum=2 a zero one; ulen=N puts N in the UDP length
+ * field (after the checksum was computed over the real datagram).
+ *
  * Payload byte 0..3 carry the sequence number (big endian), byte i >= 4 is
  * (seq + i) & 0xff.  Frames that no channel claims reach the stack on
  * vjtest0 through the default channel.
@@ -33,6 +37,11 @@
 
 #define VJTEST_MAX_BATCH	64
 
+/* The transport checksum of injected frames (csum=N). */
+#define VJTEST_CSUM_GOOD	0
+#define VJTEST_CSUM_BAD		1	/* the correct one plus 1 */
+#define VJTEST_CSUM_ZERO	2	/* zero: "none" on IPv4, bad on IPv6 */
+
 static struct net_device *vjtest_dev;
 static struct dentry *vjtest_dir;
 static DEFINE_MUTEX(vjtest_lock);
@@ -43,6 +52,8 @@ struct inject_req {
 	u16 sport, dport;
 	u8 proto;
 	int exthdr;		/* IPv6 extension header type, or -1 */
+	unsigned int csum;	/* VJTEST_CSUM_* */
+	unsigned int ulen;	/* UDP length field if not 0 (a malformed one) */
 	bool v6;
 	__be32 saddr4, daddr4;
 	struct in6_addr saddr6, daddr6;
@@ -147,6 +158,16 @@ static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
 	}
 	if (!uh->check)
 		uh->check = CSUM_MANGLED_0;
+	if (r->csum == VJTEST_CSUM_BAD) {
+		u16 bad = ntohs((__force __be16)uh->check) + 1;
+
+		uh->check = (__force __sum16)htons(bad ?: 1);
+	} else if (r->csum == VJTEST_CSUM_ZERO) {
+		uh->check = 0;
+	}
+	/* After the checksum: a length that lies about the datagram. */
+	if (r->ulen)
+		uh->len = htons(r->ulen);
 	return ETH_HLEN + l3 + ulen;
 }
 
@@ -238,6 +259,10 @@ static int parse_req(char *line, struct inject_req *r)
 				r->proto = v;
 			else if (!strcmp(tok, "exthdr") && exthdr_len(v))
 				r->exthdr = v;
+			else if (!strcmp(tok, "csum") && v <= VJTEST_CSUM_ZERO)
+				r->csum = v;
+			else if (!strcmp(tok, "ulen") && v <= U16_MAX)
+				r->ulen = v;
 			else
 				return -EINVAL;
 		}

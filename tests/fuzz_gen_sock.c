@@ -50,7 +50,7 @@ void op_socket_bad(void)
 	static const int types[] = { 0, SOCK_STREAM, SOCK_RAW, SOCK_RDM,
 		SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET, 11, 255, 0x100 | SOCK_DGRAM,
 		-1 };
-	static const int protos[] = { 1, IPPROTO_UDP, 255, -1, 0x7fffffff,
+	static const int protos[] = { 3, IPPROTO_UDP, 255, -1, 0x7fffffff,
 				      0x10000 };
 	int type = SOCK_DGRAM, proto = 0, fd;
 	struct expect x;

@@ -51,6 +51,8 @@ extern const struct vj_case match2_cases[];
 extern const struct vj_case ring_cases[];
 extern const struct vj_case driver_cases[];
 extern const struct vj_case hostile_cases[];
+extern const struct vj_case udp_cases[];
+extern const struct vj_case udp2_cases[];
 extern const struct vj_case lifecycle_cases[];
 extern const struct vj_case firewall_cases[];
 extern const struct vj_case trust_cases[];

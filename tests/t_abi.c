@@ -49,10 +49,12 @@ static int t_socket_bad_type(void)
 	return 0;
 }
 
-/* Any protocol other than 0 is refused with EPROTONOSUPPORT. */
+/* Protocols other than VJ_PROTO_RAW, VJ_PROTO_UDP4 and VJ_PROTO_UDP6 are
+ * refused with EPROTONOSUPPORT.
+ */
 static int t_socket_bad_proto(void)
 {
-	static const int protos[] = { 1, IPPROTO_UDP, 255, 0x10000 };
+	static const int protos[] = { 3, IPPROTO_UDP, 255, 0x10000 };
 	size_t i;
 
 	for (i = 0; i < sizeof(protos) / sizeof(protos[0]); i++)

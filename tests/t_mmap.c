@@ -295,14 +295,14 @@ static int t_proc_format(void)
 				  "127.0.0.1", tport(0), 1);
 	struct vj_flow f6 = flow6(0, NULL, 0, "::1", tport(2), 0);
 	struct vj_chan a, b;
-	char fl[24][64];
+	char fl[28][64];
 	char port[16];
 	int n;
 
 	chan_open(&a, &f4, 16, 4096);
 	chan_open(&b, &f6, 8, 2048);
-	n = proc_chan_find(sock_ino(a.fd), fl, 24);
-	CHECK(n == 22, "v4 line has %d fields, want 22", n);
+	n = proc_chan_find(sock_ino(a.fd), fl, 28);
+	CHECK(n == 25, "v4 line has %d fields, want 25", n);
 	CHECK(field_is(fl[1], "ipv4"), "family \"%s\"", fl[1]);
 	CHECK(field_is(fl[2], "17") || field_is(fl[2], "udp"),
 	      "proto \"%s\"", fl[2]);
@@ -315,12 +315,12 @@ static int t_proc_format(void)
 	CHECK(!strcmp(fl[7], "1"), "ifindex \"%s\"", fl[7]);
 	CHECK(!strcmp(fl[8], "16") && !strcmp(fl[9], "4096"),
 	      "geometry \"%s\" \"%s\"", fl[8], fl[9]);
-	for (n = 10; n < 22; n++)
+	for (n = 10; n < 25; n++)
 		CHECK(n == 16 || !strcmp(fl[n], "0"), "counter %d is \"%s\"",
 		      n, fl[n]);
 
-	n = proc_chan_find(sock_ino(b.fd), fl, 24);
-	CHECK(n == 22, "v6 line has %d fields, want 22", n);
+	n = proc_chan_find(sock_ino(b.fd), fl, 28);
+	CHECK(n == 25, "v6 line has %d fields, want 25", n);
 	CHECK(!strcmp(fl[16], "bypass"), "firewall mode \"%s\"", fl[16]);
 	CHECK(field_is(fl[1], "ipv6"), "family \"%s\"", fl[1]);
 	CHECK(!strcmp(fl[2], "*") && !strcmp(fl[3], "*") &&
@@ -333,8 +333,8 @@ static int t_proc_format(void)
 
 	udp_send("127.0.0.2", tport(1), "127.0.0.1", tport(0), 1, 100);
 	CHECK(vj_wait_total(a.fd, 1, 3000), "packet not counted");
-	n = proc_chan_find(sock_ino(a.fd), fl, 24);
-	CHECK(n == 22 && !strcmp(fl[10], "1"),
+	n = proc_chan_find(sock_ino(a.fd), fl, 28);
+	CHECK(n == 25 && !strcmp(fl[10], "1"),
 	      "rx_packets column \"%s\" after one packet", fl[10]);
 	CHECK(strtoull(fl[11], NULL, 10) == vj_get_stats(a.fd).rx_bytes,
 	      "rx_bytes column \"%s\" disagrees with VJ_STATISTICS", fl[11]);
@@ -346,7 +346,7 @@ static int t_proc_format(void)
 static void proc_netns(void *arg)
 {
 	unsigned long ino = *(unsigned long *)arg;
-	char fl[24][64];
+	char fl[28][64];
 
 	netns_new();
 	CHECK(proc_chan_lines() == 0,

@@ -63,7 +63,7 @@ static int t_stats_exact(void)
 	struct udp_tx tx;
 	uint64_t bytes = 0;
 	uint32_t seq = 0, i;
-	char fl[24][64];
+	char fl[28][64];
 	int n;
 
 	chan_open(&c, &f, 8, 2048);
@@ -87,8 +87,8 @@ static int t_stats_exact(void)
 	      (unsigned long long)s.rx_invalid_cons,
 	      (unsigned long long)s.rx_truncated,
 	      (unsigned long long)s.rx_driver);
-	n = proc_chan_find(sock_ino(c.fd), fl, 24);
-	CHECK(n == 22, "/proc/net/vjchan line has %d fields", n);
+	n = proc_chan_find(sock_ino(c.fd), fl, 28);
+	CHECK(n == 25, "/proc/net/vjchan line has %d fields", n);
 	CHECK(strtoull(fl[10], NULL, 10) == s.rx_packets &&
 	      strtoull(fl[11], NULL, 10) == s.rx_bytes &&
 	      strtoull(fl[12], NULL, 10) == s.rx_ring_full &&
@@ -100,7 +100,10 @@ static int t_stats_exact(void)
 	      strtoull(fl[18], NULL, 10) == s.rx_xdp &&
 	      strtoull(fl[19], NULL, 10) == s.rx_filtered &&
 	      strtoull(fl[20], NULL, 10) == s.rx_csum_bad &&
-	      strtoull(fl[21], NULL, 10) == s.rx_direct,
+	      strtoull(fl[21], NULL, 10) == s.rx_udp_bad_csum &&
+	      strtoull(fl[22], NULL, 10) == s.rx_udp_malformed &&
+	      strtoull(fl[23], NULL, 10) == s.rx_udp_not_peer &&
+	      strtoull(fl[24], NULL, 10) == s.rx_direct,
 	      "/proc columns %s %s %s %s %s %s %s %s %s %s disagree with "
 	      "VJ_STATISTICS", fl[10], fl[11], fl[12], fl[13], fl[14], fl[15],
 	      fl[16], fl[17], fl[18], fl[19]);

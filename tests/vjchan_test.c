@@ -36,6 +36,8 @@ static const struct vj_case *const groups[] = {
 	ring_cases,
 	driver_cases,
 	hostile_cases,
+	udp_cases,
+	udp2_cases,
 	lifecycle_cases,
 	firewall_cases,
 	trust_cases,

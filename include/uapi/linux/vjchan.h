@@ -39,6 +39,23 @@
 #define AF_VJCHAN		19
 #define PF_VJCHAN		AF_VJCHAN
 
+/*
+ * The protocol argument of socket(AF_VJCHAN, SOCK_DGRAM, protocol):
+ *
+ * VJ_PROTO_RAW: the raw channel described above (needs CAP_NET_RAW).
+ * VJ_PROTO_UDP4, VJ_PROTO_UDP6: a UDP channel socket, IPv4 or IPv6 (IPv6
+ *	only, as with IPV6_V6ONLY).  It is bound with a struct sockaddr_in or
+ *	sockaddr_in6, reserves its port against ordinary UDP sockets through
+ *	a kernel UDP socket (the port holder), and receives UDP payloads with
+ *	recvmsg() and the other receive calls: the kernel consumes the ring
+ *	in the receiving call, verifying the IP and UDP headers and the
+ *	checksum there.  Sending goes through the port holder.  Needs no
+ *	capability.  See vjchan(7), "UDP channel sockets".
+ */
+#define VJ_PROTO_RAW		0
+#define VJ_PROTO_UDP4		1
+#define VJ_PROTO_UDP6		2
+
 /* Socket option level (no in-tree SOL_* uses this value). */
 #define SOL_VJCHAN		299
 
@@ -170,6 +187,14 @@ struct sockaddr_vj {
 #define VJ_RING			1	/* set/get struct vj_ring_req */
 #define VJ_MMAP_OFFSETS		2	/* get struct vj_mmap_offsets */
 #define VJ_STATISTICS		3	/* get struct vj_statistics */
+/*
+ * UDP channel sockets only (ENOPROTOOPT on raw channels): set/get a __u32,
+ * the firewall mode VJ_BIND_FW_* for the coming bind (default filtered).
+ * EINVAL for other bits (VJ_BIND_F_TRANSIT included), EOPNOTSUPP as for
+ * svj_flags, EPERM for VJ_BIND_FW_BYPASS without CAP_NET_ADMIN, EBUSY once
+ * bound.
+ */
+#define VJ_BIND_FLAGS		4
 
 /* Ring geometry limits and defaults. */
 #define VJ_RING_MIN_ENTRIES	8
@@ -272,7 +297,10 @@ struct vj_desc {
  * or the kernel did.  Without the bit the verdict is unknown (another
  * protocol, an IPv4 UDP datagram without a checksum, a driver that gave no
  * verdict): check it yourself if it matters.  A packet whose checksum is
- * known to be wrong is never delivered; it is counted in rx_csum_bad.
+ * known to be wrong is never delivered; it is counted in rx_csum_bad.  On
+ * a UDP channel socket the kernel takes only the device's verdict on the
+ * way in and leaves a packet without one to the receiving call, which sums
+ * it (rx_udp_bad_csum).
  */
 #define VJ_DESC_F_CSUM_OK	(1U << 5)
 /*
@@ -293,13 +321,24 @@ struct vj_desc {
  * @rx_xdp: of rx_packets, those taken by an XDP program
  * @rx_filtered: of rx_packets, those taken after the firewall (LOCAL_IN)
  * @rx_csum_bad: packets of this flow dropped: bad UDP or TCP checksum
+ * @rx_udp_bad_csum: UDP channel sockets: of rx_packets, datagrams the
+ *	receiving call dropped for a bad UDP checksum
+ * @rx_udp_malformed: UDP channel sockets: of rx_packets, packets the
+ *	receiving call dropped as not a well-formed UDP datagram of the
+ *	socket's family and port (bad IP or UDP header or length, a fragment,
+ *	cut to the buffer size (VJ_DESC_F_TRUNC))
+ * @rx_udp_not_peer: UDP channel sockets: of rx_packets, datagrams the
+ *	receiving call dropped because they were not from the connected peer
  * @rx_direct: of rx_driver, those the device wrote into the ring's own
  *	buffer, delivered without any copy (VJ_BIND_F_DIRECT)
  *
  * Every packet that matched the channel is counted in exactly one of
  * rx_packets, rx_ring_full and rx_csum_bad; each packet in rx_packets in
  * exactly one of
- * rx_driver, rx_hook, rx_xdp and rx_filtered.  A GRO aggregate is cut back
+ * rx_driver, rx_hook, rx_xdp and rx_filtered.  On a UDP channel socket the
+ * receiving calls take packets out of the ring: each is either delivered
+ * or counted in exactly one of rx_udp_bad_csum, rx_udp_malformed and
+ * rx_udp_not_peer.  A GRO aggregate is cut back
  * into the packets it was made of, and each of them is counted.
  *
  * For every getsockopt() of this family, optlen must be at least the
@@ -318,6 +357,9 @@ struct vj_statistics {
 	__u64	rx_xdp;
 	__u64	rx_filtered;
 	__u64	rx_csum_bad;
+	__u64	rx_udp_bad_csum;
+	__u64	rx_udp_malformed;
+	__u64	rx_udp_not_peer;
 	__u64	rx_direct;
 };
 

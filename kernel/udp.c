@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDP channel sockets: socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4 or
+ * VJ_PROTO_UDP6).  Creation, bind and autobind through the port holder,
+ * connect, getname, send, shutdown, poll and the socket options.  The
+ * receiving calls are in udp_rx.c; the design is in vj_udp.h.
+ *
+ * Every call that the holder serves is made on the holder from the
+ * caller's own context, with the caller's sockaddr, msghdr and option
+ * pointers, so that UDP's own checks (CAP_NET_BIND_SERVICE for low ports,
+ * CAP_NET_ADMIN for SO_MARK, ...) and errors apply to the caller as they
+ * would on an ordinary UDP socket.
+ */
+
+#include <asm/ioctls.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/poll.h>
+#include <linux/sockios.h>
+#include <linux/sockptr.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+
+#include "vj_firewall.h"
+#include "vj_flow.h"
+#include "vj_net.h"
+#include "vj_ring.h"
+#include "vj_socket.h"
+#include "vj_udp.h"
+
+/* Most bytes of a SOL_SOCKET option value forwarded to the holder. */
+#define VJ_UDP_SOCKOPT_MAX	64
+
+static struct proto vj_udp_proto = {
+	.name = "VJCHAN_UDP",
+	.owner = THIS_MODULE,
+	.obj_size = sizeof(struct vj_udp_sock),
+};
+
+static bool holder_has_port(const struct vj_udp_sock *us)
+{
+	return READ_ONCE(inet_sk(us->holder->sk)->inet_num);
+}
+
+/*
+ * Bind the channel's flow to the port (and address and device) the holder
+ * holds.  Called with
+ * vs->lock held, the holder bound and the channel not.
+ */
+static int udp_bind_chan(struct vj_udp_sock *us)
+{
+	struct vj_sock *vs = &us->vs;
+	struct sock *hsk = us->holder->sk;
+	struct vj_flow flow = {};
+	struct vj_flow_key key;
+	u8 mask;
+	int err;
+
+	flow.family = us->family;
+	flow.proto = IPPROTO_UDP;
+	lock_sock(hsk);
+	flow.dport = inet_sk(hsk)->inet_sport;
+	/* SO_BINDTODEVICE, or the scope of a link-local IPv6 address. */
+	flow.ifindex = READ_ONCE(hsk->sk_bound_dev_if);
+	if (us->family == AF_INET)
+		flow.daddr.ip4 = inet_sk(hsk)->inet_rcv_saddr;
+	else
+		memcpy(flow.daddr.bytes, &hsk->sk_v6_rcv_saddr,
+		       sizeof(flow.daddr.bytes));
+	release_sock(hsk);
+
+	err = vj_flow_from_user(&flow, &key, &mask);
+	if (err)
+		return err;
+	err = vj_sock_ensure_ring(vs);
+	if (err)
+		return err;
+	vs->chan.key = key;
+	vs->chan.mask = mask;
+	vs->chan.flow = flow;
+	vs->chan.fw_mode = us->fw_mode;
+	vs->chan.transit = false;
+	/* Checksums without a device verdict are summed in recvmsg(). */
+	vs->chan.csum_in_consumer = true;
+	err = vj_flow_bind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
+	if (!err)
+		WRITE_ONCE(vs->bound, true);
+	return err;
+}
+
+/*
+ * bind(): the holder first (UDP's checks and errors, and the port
+ * reservation), then the channel.  If the channel cannot be bound (its flow
+ * id is a raw channel's: EADDRINUSE) the holder keeps the port and a second
+ * bind() fails with EINVAL, as on UDP; the socket should be closed.
+ */
+static int udp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	struct vj_sock *vs = &us->vs;
+	int err;
+
+	mutex_lock(&vs->lock);
+	if (vs->bound || holder_has_port(us)) {
+		err = -EINVAL;
+		goto out_unlock;
+	}
+	err = us->holder->ops->bind(us->holder, uaddr, addr_len);
+	if (!err)
+		err = udp_bind_chan(us);
+out_unlock:
+	mutex_unlock(&vs->lock);
+	return err;
+}
+
+/* Bind to an ephemeral port on any address, as UDP does before a send. */
+static int udp_autobind(struct vj_udp_sock *us)
+{
+	struct vj_sock *vs = &us->vs;
+	struct sockaddr_storage any = {};
+	int len, err = 0;
+
+	mutex_lock(&vs->lock);
+	if (vs->bound)
+		goto out_unlock;
+	if (!holder_has_port(us)) {
+		any.ss_family = us->family;
+		len = us->family == AF_INET ? sizeof(struct sockaddr_in) :
+					      sizeof(struct sockaddr_in6);
+		err = us->holder->ops->bind(us->holder,
+					    (struct sockaddr *)&any, len);
+		if (err)
+			goto out_unlock;
+	}
+	err = udp_bind_chan(us);
+out_unlock:
+	mutex_unlock(&vs->lock);
+	return err;
+}
+
+/*
+ * A disconnect (AF_UNSPEC) releases a port that was not bound explicitly
+ * (UDP's rule); the channel lets go of it too, and the next send or
+ * connect binds both again.
+ */
+static void udp_drop_lost_port(struct vj_udp_sock *us)
+{
+	struct vj_sock *vs = &us->vs;
+
+	mutex_lock(&vs->lock);
+	if (vs->bound && !holder_has_port(us)) {
+		vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
+		WRITE_ONCE(vs->bound, false);
+	}
+	mutex_unlock(&vs->lock);
+}
+
+static int udp_connect(struct socket *sock, struct sockaddr *uaddr,
+		       int addr_len, int flags)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	bool unspec;
+	int err;
+
+	/* UDP refuses a short address before it autobinds. */
+	unspec = addr_len >= (int)sizeof(uaddr->sa_family) &&
+		 uaddr->sa_family == AF_UNSPEC;
+	if (addr_len >= (int)sizeof(uaddr->sa_family) && !unspec) {
+		err = udp_autobind(us);
+		if (err)
+			return err;
+	}
+	err = us->holder->ops->connect(us->holder, uaddr, addr_len, flags);
+	if (unspec)
+		udp_drop_lost_port(us);
+	return err;
+}
+
+static int udp_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+
+	return us->holder->ops->getname(us->holder, uaddr, peer);
+}
+
+static int udp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	int err;
+
+	if (!READ_ONCE(us->vs.bound)) {
+		err = udp_autobind(us);
+		if (err)
+			return err;
+	}
+	return sock_sendmsg(us->holder, msg);
+}
+
+/* As UDP: the holder's shutdown (ENOTCONN unless connected), mirrored. */
+static int udp_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	struct vj_udp_sock *us = vj_udp_sk(sk);
+	int err;
+
+	err = us->holder->ops->shutdown(us->holder, how);
+	WRITE_ONCE(sk->sk_shutdown, READ_ONCE(us->holder->sk->sk_shutdown));
+	/* Readers asleep in recvmsg() see RCV_SHUTDOWN. */
+	sk->sk_state_change(sk);
+	return err;
+}
+
+static __poll_t udp_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct vj_udp_sock *us = vj_udp_sk(sk);
+	struct sock *hsk = us->holder->sk;
+	__poll_t mask = 0;
+	u8 shutdown;
+
+	/* Datagrams wake the socket's queue, the holder's errors and send
+	 * space the holder's; both barriers pair with the wakers' (see
+	 * vj_poll()).
+	 */
+	sock_poll_wait(file, sock, wait);
+	sock_poll_wait(file, us->holder, wait);
+	if (READ_ONCE(sk->sk_err) || READ_ONCE(hsk->sk_err) ||
+	    !skb_queue_empty_lockless(&hsk->sk_error_queue))
+		mask |= EPOLLERR;
+	shutdown = READ_ONCE(sk->sk_shutdown);
+	if (shutdown == SHUTDOWN_MASK)
+		mask |= EPOLLHUP;
+	if (shutdown & RCV_SHUTDOWN)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+	if (vj_udp_readable(us))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (sock_writeable(hsk))
+		mask |= EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND;
+	return mask;
+}
+
+/*
+ * SIOCINQ (FIONREAD) counts the channel's next datagram; the rest (SIOCOUTQ,
+ * interface ioctls) are the holder's.
+ */
+static int udp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	int n;
+
+	if (cmd != SIOCINQ)
+		return us->holder->ops->ioctl(us->holder, cmd, arg);
+	n = vj_udp_inq(us);
+	if (n < 0)
+		return n;
+	return put_user(n, (int __user *)arg);
+}
+
+/* An int option as ip_setsockopt() reads it: 0, 1 or 4 bytes. */
+static int opt_int_ip(sockptr_t optval, unsigned int optlen, int *val)
+{
+	u8 c;
+
+	*val = 0;
+	if (optlen >= sizeof(int))
+		return copy_from_sockptr(val, optval, sizeof(int)) ? -EFAULT : 0;
+	if (optlen >= 1) {
+		if (copy_from_sockptr(&c, optval, 1))
+			return -EFAULT;
+		*val = c;
+	}
+	return 0;
+}
+
+/* An int option as ipv6_setsockopt() reads it: at least 4 bytes. */
+static int opt_int_ip6(sockptr_t optval, unsigned int optlen, int *val)
+{
+	if (optlen < sizeof(int))
+		return -EINVAL;
+	return copy_from_sockptr(val, optval, sizeof(int)) ? -EFAULT : 0;
+}
+
+static int udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
+			      unsigned int optlen)
+{
+	struct vj_sock *vs = &us->vs;
+	u32 flags;
+	int err;
+
+	if (optlen < sizeof(flags))
+		return -EINVAL;
+	if (copy_from_sockptr(&flags, optval, sizeof(flags)))
+		return -EFAULT;
+	/* Transit traffic is not addressed to the port's owner. */
+	if (flags & ~VJ_BIND_FW_MASK)
+		return -EINVAL;
+	err = vj_fw_mode_check(flags);
+	if (err)
+		return err;
+	if (flags == VJ_BIND_FW_BYPASS &&
+	    !sk_net_capable(&vs->sk, CAP_NET_ADMIN))
+		return -EPERM;
+	mutex_lock(&vs->lock);
+	if (vs->bound)
+		err = -EBUSY;
+	else
+		us->fw_mode = flags;
+	mutex_unlock(&vs->lock);
+	return err;
+}
+
+/*
+ * SOL_SOCKET (the socket has SOCK_CUSTOM_SOCKOPT, so every level comes
+ * here).  Options that shape sending are set on the holder, then on the
+ * channel socket so that getsockopt() reports them; SO_REUSEPORT is only
+ * recorded (a UDP channel holds its port alone); socket filters are
+ * refused, since no socket buffer reaches the channel; the rest apply to
+ * the channel socket.
+ */
+static int udp_set_sol_socket(struct socket *sock, int optname,
+			      sockptr_t optval, unsigned int optlen)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	u8 buf[VJ_UDP_SOCKOPT_MAX];
+	unsigned int n;
+	int val, err;
+
+	switch (optname) {
+	case SO_REUSEPORT:
+		if (optlen < sizeof(int))
+			return -EINVAL;
+		if (copy_from_sockptr(&val, optval, sizeof(val)))
+			return -EFAULT;
+		lock_sock(sock->sk);
+		sock->sk->sk_reuseport = !!val;
+		release_sock(sock->sk);
+		return 0;
+	case SO_ATTACH_FILTER:
+	case SO_ATTACH_BPF:
+	case SO_ATTACH_REUSEPORT_CBPF:
+	case SO_ATTACH_REUSEPORT_EBPF:
+		return -EOPNOTSUPP;
+	case SO_SNDBUF:
+	case SO_SNDBUFFORCE:
+	case SO_BROADCAST:
+	case SO_PRIORITY:
+	case SO_MARK:
+	case SO_BINDTODEVICE:
+	case SO_BINDTOIFINDEX:
+	case SO_SNDTIMEO_OLD:
+	case SO_SNDTIMEO_NEW:
+		/* Read once: both sockets get the same value. */
+		n = min_t(unsigned int, optlen, sizeof(buf));
+		if (copy_from_sockptr(buf, optval, n))
+			return -EFAULT;
+		err = sock_setsockopt(us->holder, SOL_SOCKET, optname,
+				      KERNEL_SOCKPTR(buf), n);
+		if (err)
+			return err;
+		return sock_setsockopt(sock, SOL_SOCKET, optname,
+				       KERNEL_SOCKPTR(buf), n);
+	default:
+		return sock_setsockopt(sock, SOL_SOCKET, optname, optval,
+				       optlen);
+	}
+}
+
+static int udp_setsockopt(struct socket *sock, int level, int optname,
+			  sockptr_t optval, unsigned int optlen)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	int val, err;
+
+	switch (level) {
+	case SOL_VJCHAN:
+		if (optname == VJ_BIND_FLAGS)
+			return udp_set_bind_flags(us, optval, optlen);
+		return vj_sock_setsockopt(sock, optname, optval, optlen);
+	case SOL_SOCKET:
+		return udp_set_sol_socket(sock, optname, optval, optlen);
+	case SOL_IP:
+		if (us->family != AF_INET || optname != IP_PKTINFO)
+			break;
+		err = opt_int_ip(optval, optlen, &val);
+		if (!err)
+			WRITE_ONCE(us->pktinfo, !!val);
+		return err;
+	case SOL_IPV6:
+		if (us->family != AF_INET6)
+			break;
+		if (optname == IPV6_RECVPKTINFO) {
+			err = opt_int_ip6(optval, optlen, &val);
+			if (!err)
+				WRITE_ONCE(us->pktinfo, !!val);
+			return err;
+		}
+		/* A UDP channel is IPv6 only. */
+		if (optname == IPV6_V6ONLY) {
+			err = opt_int_ip6(optval, optlen, &val);
+			return err ?: val ? 0 : -EINVAL;
+		}
+		break;
+	}
+	return us->holder->ops->setsockopt(us->holder, level, optname, optval,
+					   optlen);
+}
+
+/* An int option value as ip_getsockopt() returns it (1 byte if asked). */
+static int put_opt_int(int val, char __user *optval, int __user *optlen,
+		       bool ip6)
+{
+	int len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0 || (ip6 && len < (int)sizeof(int)))
+		return -EINVAL;
+	if (!ip6 && len < (int)sizeof(int) && len > 0) {
+		u8 c = val;
+
+		if (put_user(1, optlen) || copy_to_user(optval, &c, 1))
+			return -EFAULT;
+		return 0;
+	}
+	len = min_t(int, len, sizeof(int));
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
+}
+
+static int udp_getsockopt(struct socket *sock, int level, int optname,
+			  char __user *optval, int __user *optlen)
+{
+	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
+	u32 flags;
+	int len;
+
+	switch (level) {
+	case SOL_VJCHAN:
+		if (optname != VJ_BIND_FLAGS)
+			return vj_sock_getsockopt(sock, optname, optval,
+						  optlen);
+		if (get_user(len, optlen))
+			return -EFAULT;
+		if (len < (int)sizeof(flags))
+			return -EINVAL;
+		mutex_lock(&us->vs.lock);
+		flags = us->fw_mode;
+		mutex_unlock(&us->vs.lock);
+		if (put_user(sizeof(flags), optlen) ||
+		    copy_to_user(optval, &flags, sizeof(flags)))
+			return -EFAULT;
+		return 0;
+	case SOL_IP:
+		if (us->family == AF_INET && optname == IP_PKTINFO)
+			return put_opt_int(READ_ONCE(us->pktinfo), optval,
+					   optlen, false);
+		break;
+	case SOL_IPV6:
+		if (us->family == AF_INET6 && optname == IPV6_RECVPKTINFO)
+			return put_opt_int(READ_ONCE(us->pktinfo), optval,
+					   optlen, true);
+		break;
+	}
+	return us->holder->ops->getsockopt(us->holder, level, optname, optval,
+					   optlen);
+}
+
+/*
+ * Unbind the channel before the holder lets the port go, so that no
+ * ordinary socket that binds the port next loses a datagram to the channel.
+ */
+static int udp_release(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct vj_udp_sock *us;
+
+	if (!sk)
+		return 0;
+	us = vj_udp_sk(sk);
+	vj_sock_unbind(&us->vs);
+	sock_release(us->holder);
+	us->holder = NULL;
+	vj_sock_put(sock);
+	return 0;
+}
+
+static const struct proto_ops vj_udp_ops = {
+	.family = PF_VJCHAN,
+	.owner = THIS_MODULE,
+	.release = udp_release,
+	.bind = udp_bind,
+	.connect = udp_connect,
+	.socketpair = sock_no_socketpair,
+	.accept = sock_no_accept,
+	.getname = udp_getname,
+	.poll = udp_poll,
+	.ioctl = udp_ioctl,
+	.listen = sock_no_listen,
+	.shutdown = udp_shutdown,
+	.setsockopt = udp_setsockopt,
+	.getsockopt = udp_getsockopt,
+	.sendmsg = udp_sendmsg,
+	.recvmsg = vj_udp_recvmsg,
+	.mmap = vj_sock_mmap,
+};
+
+/*
+ * The holder: IPv6 only for VJ_PROTO_UDP6, and the smallest receive buffer,
+ * since the channel takes its datagrams before UDP does (the exceptions,
+ * IPv6 fragments without conntrack, are not kept for long).
+ */
+static int holder_create(struct net *net, int family, struct socket **res)
+{
+	struct socket *holder;
+	int err;
+
+	err = sock_create_kern(net, family, SOCK_DGRAM, IPPROTO_UDP, &holder);
+	if (err)
+		return err;
+	if (family == AF_INET6) {
+		err = ip6_sock_set_v6only(holder->sk);
+		if (err) {
+			sock_release(holder);
+			return err;
+		}
+	}
+	lock_sock(holder->sk);
+	holder->sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+	WRITE_ONCE(holder->sk->sk_rcvbuf, SOCK_MIN_RCVBUF);
+	release_sock(holder->sk);
+	*res = holder;
+	return 0;
+}
+
+/* socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4 or VJ_PROTO_UDP6) */
+int vj_udp_create(struct net *net, struct socket *sock, int protocol)
+{
+	int family = protocol == VJ_PROTO_UDP4 ? AF_INET : AF_INET6;
+	struct vj_udp_sock *us;
+	struct socket *holder;
+	struct sock *sk;
+	int err;
+
+	if (sock->type != SOCK_DGRAM)
+		return -ESOCKTNOSUPPORT;
+	err = holder_create(net, family, &holder);
+	if (err)
+		return err;
+	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_udp_proto, 0);
+	if (!sk) {
+		err = -ENOMEM;
+		goto err_release_holder;
+	}
+	vj_sock_init(sock, sk, &vj_udp_ops);
+	sk->sk_protocol = protocol;
+	/* SOL_SOCKET options come to udp_setsockopt(). */
+	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
+	us = vj_udp_sk(sk);
+	us->holder = holder;
+	us->family = family;
+	us->fw_mode = VJ_BIND_FW_FILTERED;
+	mutex_init(&us->rx_lock);
+	return 0;
+
+err_release_holder:
+	sock_release(holder);
+	return err;
+}
+
+int vj_udp_init(void)
+{
+	return proto_register(&vj_udp_proto, 0);
+}
+
+void vj_udp_exit(void)
+{
+	proto_unregister(&vj_udp_proto);
+}

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDP channel sockets: the receiving calls (recvmsg, and through it
+ * recvmmsg, recvfrom, recv and read) and the readiness test of poll.
+ *
+ * The protocol work runs here, in the receiver's system call, not in
+ * softirq: the receive paths only copy the packet into the ring, as for any
+ * channel.  The call takes the slot at the consumer index (vj_ring_peek()),
+ * copies the IP and UDP headers out of the mapped buffer into its own
+ * memory before it checks them (user space can write the mapping),
+ * verifies the UDP checksum unless the receive path already did
+ * (VJ_DESC_F_CSUM_OK), copies the payload to the caller and hands the slot
+ * back (vj_ring_consume()).  A packet that fails a check is dropped and
+ * counted (rx_udp_malformed, rx_udp_bad_csum, rx_udp_not_peer), never
+ * delivered, and the next one is tried.
+ */
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/net.h>
+#include <linux/sched/signal.h>
+#include <linux/socket.h>
+#include <linux/time64.h>
+#include <linux/timekeeping.h>
+#include <linux/udp.h>
+#include <linux/uio.h>
+#include <linux/unaligned.h>
+#include <net/checksum.h>
+#include <net/inet_sock.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+
+#include "vj_ring.h"
+#include "vj_udp.h"
+
+/*
+ * Header bytes copied out of the buffer to be checked: IPv4 with options,
+ * or IPv6 with the extension headers a channel's flow may skip, and UDP.
+ */
+#define VJ_UDP_HDR_MAX		256
+/* IPv6 extension headers walked before giving up. */
+#define VJ_UDP_MAX_EXTHDRS	8
+
+/* One datagram that passed the checks. */
+struct udp_dgram {
+	union vj_addr saddr;
+	union vj_addr daddr;
+	__be16 sport;
+	u32 payload_off;	/* from the packet's first byte */
+	u32 payload_len;
+};
+
+/*
+ * Walk the IPv6 extension headers that the flow parser skips, from @off in
+ * @hdr (@n bytes) with next header @nh.  Returns the UDP header's offset,
+ * or -1 for anything else: a fragment (one that is not atomic), an unknown
+ * or truncated header.
+ */
+static int ip6_udp_off(const u8 *hdr, unsigned int n, unsigned int off, u8 nh)
+{
+	unsigned int i, len;
+
+	for (i = 0; i < VJ_UDP_MAX_EXTHDRS; i++) {
+		if (nh == IPPROTO_UDP)
+			return off;
+		if (off + 8 > n)
+			return -1;
+		switch (nh) {
+		case NEXTHDR_HOP:
+		case NEXTHDR_ROUTING:
+		case NEXTHDR_DEST:
+			len = (hdr[off + 1] + 1) * 8;
+			break;
+		case NEXTHDR_FRAGMENT:
+			/* Offset and more-fragments: reassembly's business. */
+			if (get_unaligned_be16(hdr + off + 2) & ~7)
+				return -1;
+			len = 8;
+			break;
+		case NEXTHDR_AUTH:
+			len = (hdr[off + 1] + 2) * 4;
+			break;
+		default:
+			return -1;
+		}
+		nh = hdr[off];
+		off += len;
+	}
+	return nh == IPPROTO_UDP ? off : -1;
+}
+
+/*
+ * Check the packet that @d describes, @data its bytes in the mapping, as a
+ * UDP datagram for this socket, and fill @dg.  Returns VJ_CONSUMED if it
+ * may be delivered, else why it is dropped.
+ */
+static enum vj_consumed udp_check(struct vj_udp_sock *us,
+				  const struct vj_desc *d, const u8 *data,
+				  struct udp_dgram *dg)
+{
+	u8 hdr[VJ_UDP_HDR_MAX] __aligned(4);
+	unsigned int l3 = d->l3_off, avail, n, ulen, iplen;
+	struct udphdr uh;
+	__wsum csum;
+	int off;
+
+	/* A datagram cut to the buffer size cannot be delivered whole. */
+	if (d->flags & VJ_DESC_F_TRUNC || l3 >= d->len)
+		return VJ_DROP_UDP_MALFORMED;
+	avail = d->len - l3;
+	n = min_t(unsigned int, avail, sizeof(hdr));
+	memcpy(hdr, data + l3, n);
+
+	memset(dg, 0, sizeof(*dg));
+	if (us->family == AF_INET) {
+		const struct iphdr *iph = (const struct iphdr *)hdr;
+
+		if (d->proto != htons(ETH_P_IP) || n < sizeof(*iph) ||
+		    iph->version != 4 || iph->ihl < 5)
+			return VJ_DROP_UDP_MALFORMED;
+		off = iph->ihl * 4;
+		iplen = ntohs(iph->tot_len);
+		if (iph->protocol != IPPROTO_UDP ||
+		    iph->frag_off & htons(IP_MF | IP_OFFSET) ||
+		    off + sizeof(uh) > n || iplen > avail ||
+		    iplen < off + sizeof(uh))
+			return VJ_DROP_UDP_MALFORMED;
+		dg->saddr.ip4 = iph->saddr;
+		dg->daddr.ip4 = iph->daddr;
+	} else {
+		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)hdr;
+
+		if (d->proto != htons(ETH_P_IPV6) || n < sizeof(*ip6) ||
+		    ip6->version != 6)
+			return VJ_DROP_UDP_MALFORMED;
+		iplen = sizeof(*ip6) + ntohs(ip6->payload_len);
+		off = ip6_udp_off(hdr, n, sizeof(*ip6), ip6->nexthdr);
+		if (off < 0 || off + sizeof(uh) > n || iplen > avail ||
+		    iplen < off + sizeof(uh))
+			return VJ_DROP_UDP_MALFORMED;
+		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));
+		memcpy(dg->daddr.bytes, &ip6->daddr, sizeof(dg->daddr.bytes));
+	}
+	memcpy(&uh, hdr + off, sizeof(uh));
+	ulen = ntohs(uh.len);
+	/* Bytes after the UDP length are padding, as UDP trims them. */
+	if (ulen < sizeof(uh) || ulen > iplen - off ||
+	    uh.dest != us->vs.chan.flow.dport)
+		return VJ_DROP_UDP_MALFORMED;
+
+	if (!(d->flags & VJ_DESC_F_CSUM_OK)) {
+		/* The header as checked, then the payload from the buffer. */
+		csum = csum_partial(&uh, sizeof(uh), 0);
+		csum = csum_partial(data + l3 + off + sizeof(uh),
+				    ulen - sizeof(uh), csum);
+		if (us->family == AF_INET) {
+			/* Zero: sent without a checksum, allowed on IPv4. */
+			if (uh.check &&
+			    csum_tcpudp_magic(dg->saddr.ip4, dg->daddr.ip4,
+					      ulen, IPPROTO_UDP, csum))
+				return VJ_DROP_UDP_BAD_CSUM;
+		} else {
+			/* Zero is not a checksum on IPv6 (RFC 8200, 8.1). */
+			if (!uh.check ||
+			    csum_ipv6_magic((struct in6_addr *)dg->saddr.bytes,
+					    (struct in6_addr *)dg->daddr.bytes,
+					    ulen, IPPROTO_UDP, csum))
+				return VJ_DROP_UDP_BAD_CSUM;
+		}
+	}
+	dg->sport = uh.source;
+	dg->payload_off = l3 + off + sizeof(uh);
+	dg->payload_len = ulen - sizeof(uh);
+	return VJ_CONSUMED;
+}
+
+/* A connected socket takes datagrams from its peer only. */
+static bool udp_from_peer(struct vj_udp_sock *us, const struct udp_dgram *dg)
+{
+	struct sock *hsk = us->holder->sk;
+
+	if (READ_ONCE(hsk->sk_state) != TCP_ESTABLISHED)
+		return true;
+	if (READ_ONCE(inet_sk(hsk)->inet_dport) != dg->sport)
+		return false;
+	if (us->family == AF_INET)
+		return READ_ONCE(inet_sk(hsk)->inet_daddr) == dg->saddr.ip4;
+	return !memcmp(&hsk->sk_v6_daddr, dg->saddr.bytes,
+		       sizeof(dg->saddr.bytes));
+}
+
+static void udp_put_name(struct vj_udp_sock *us, struct msghdr *msg,
+			 const struct udp_dgram *dg, int ifindex)
+{
+	if (us->family == AF_INET) {
+		DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
+
+		memset(sin, 0, sizeof(*sin));
+		sin->sin_family = AF_INET;
+		sin->sin_port = dg->sport;
+		sin->sin_addr.s_addr = dg->saddr.ip4;
+		msg->msg_namelen = sizeof(*sin);
+	} else {
+		DECLARE_SOCKADDR(struct sockaddr_in6 *, sin6, msg->msg_name);
+
+		memset(sin6, 0, sizeof(*sin6));
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = dg->sport;
+		memcpy(&sin6->sin6_addr, dg->saddr.bytes,
+		       sizeof(sin6->sin6_addr));
+		sin6->sin6_scope_id = ipv6_iface_scope_id(&sin6->sin6_addr,
+							  ifindex);
+		msg->msg_namelen = sizeof(*sin6);
+	}
+}
+
+/*
+ * SO_TIMESTAMP / SO_TIMESTAMPNS, old or new layout, as
+ * sock_recv_timestamp() gives them: the time the kernel took the packet
+ * (the descriptor's CLOCK_MONOTONIC tstamp) on CLOCK_REALTIME.
+ */
+static void udp_put_tstamp(struct sock *sk, struct msghdr *msg, u64 mono_ns)
+{
+	struct timespec64 ts;
+	bool new;
+
+	if (!sock_flag(sk, SOCK_RCVTSTAMP))
+		return;
+	ts = ktime_to_timespec64(ktime_mono_to_real(ns_to_ktime(mono_ns)));
+	new = sock_flag(sk, SOCK_TSTAMP_NEW);
+	if (sock_flag(sk, SOCK_RCVTSTAMPNS)) {
+		if (new) {
+			struct __kernel_timespec kts = {
+				.tv_sec = ts.tv_sec, .tv_nsec = ts.tv_nsec,
+			};
+
+			put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMPNS_NEW,
+				 sizeof(kts), &kts);
+		} else {
+			struct __kernel_old_timespec ots = {
+				.tv_sec = ts.tv_sec, .tv_nsec = ts.tv_nsec,
+			};
+
+			put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMPNS_OLD,
+				 sizeof(ots), &ots);
+		}
+	} else if (new) {
+		struct __kernel_sock_timeval stv = {
+			.tv_sec = ts.tv_sec,
+			.tv_usec = ts.tv_nsec / NSEC_PER_USEC,
+		};
+
+		put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMP_NEW, sizeof(stv), &stv);
+	} else {
+		struct __kernel_old_timeval tv = {
+			.tv_sec = ts.tv_sec,
+			.tv_usec = ts.tv_nsec / NSEC_PER_USEC,
+		};
+
+		put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMP_OLD, sizeof(tv), &tv);
+	}
+}
+
+/*
+ * IP_PKTINFO / IPV6_PKTINFO: the arrival interface and the destination
+ * address (IPv4's ipi_spec_dst is that address too, the reply source for a
+ * unicast datagram).
+ */
+static void udp_put_pktinfo(struct vj_udp_sock *us, struct msghdr *msg,
+			    const struct udp_dgram *dg, int ifindex)
+{
+	if (!READ_ONCE(us->pktinfo))
+		return;
+	if (us->family == AF_INET) {
+		struct in_pktinfo info = {
+			.ipi_ifindex = ifindex,
+			.ipi_spec_dst.s_addr = dg->daddr.ip4,
+			.ipi_addr.s_addr = dg->daddr.ip4,
+		};
+
+		put_cmsg(msg, SOL_IP, IP_PKTINFO, sizeof(info), &info);
+	} else {
+		struct in6_pktinfo info = { .ipi6_ifindex = ifindex };
+
+		memcpy(&info.ipi6_addr, dg->daddr.bytes,
+		       sizeof(info.ipi6_addr));
+		put_cmsg(msg, SOL_IPV6, IPV6_PKTINFO, sizeof(info), &info);
+	}
+}
+
+/*
+ * Copy the datagram to the caller.  Returns the bytes copied, or the
+ * datagram's length with MSG_TRUNC, or -EFAULT.
+ */
+static int udp_deliver(struct vj_udp_sock *us, const struct vj_desc *d,
+		       const u8 *data, const struct udp_dgram *dg,
+		       struct msghdr *msg, size_t len, int flags)
+{
+	size_t copied = min_t(size_t, len, dg->payload_len);
+
+	if (copied < dg->payload_len)
+		msg->msg_flags |= MSG_TRUNC;
+	if (copy_to_iter(data + dg->payload_off, copied, &msg->msg_iter) !=
+	    copied)
+		return -EFAULT;
+	if (msg->msg_name)
+		udp_put_name(us, msg, dg, d->ifindex);
+	udp_put_tstamp(&us->vs.sk, msg, d->tstamp);
+	udp_put_pktinfo(us, msg, dg, d->ifindex);
+	return flags & MSG_TRUNC ? dg->payload_len : copied;
+}
+
+/*
+ * Take the first good datagram of the ring: drop (and count) the bad ones
+ * in front of it, then deliver it into @msg, leaving it in the ring for
+ * MSG_PEEK.  With @msg NULL only the bad ones are dropped, and the good
+ * one's payload length is returned.  Returns what udp_deliver() returns,
+ * or -EAGAIN if no good datagram is queued.  Called with rx_lock held.
+ */
+static int udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
+		      struct msghdr *msg, size_t len, int flags)
+{
+	enum vj_consumed why;
+	struct udp_dgram dg;
+	struct vj_desc d;
+	const u8 *data;
+	u32 idx;
+	int ret;
+
+	for (;;) {
+		ret = vj_ring_peek(ring, &d, &idx);
+		if (ret)
+			return ret;
+		data = vj_ring_data(ring, &d);
+		why = data ? udp_check(us, &d, data, &dg) :
+			     VJ_DROP_UDP_MALFORMED;
+		if (why == VJ_CONSUMED && !udp_from_peer(us, &dg))
+			why = VJ_DROP_UDP_NOT_PEER;
+		if (why != VJ_CONSUMED) {
+			vj_ring_consume(ring, idx, why);
+			cond_resched();
+			continue;
+		}
+		if (!msg)
+			return dg.payload_len;
+		ret = udp_deliver(us, &d, data, &dg, msg, len, flags);
+		/* As UDP: a datagram that faulted is gone too. */
+		if (!(flags & MSG_PEEK))
+			vj_ring_consume(ring, idx, VJ_CONSUMED);
+		return ret;
+	}
+}
+
+/* Poll: is a good datagram at the head of the ring? */
+bool vj_udp_readable(struct vj_udp_sock *us)
+{
+	/* Pairs with vj_sock_ensure_ring(). */
+	struct vj_ring *ring = smp_load_acquire(&us->vs.ring);
+	bool ready;
+
+	if (!ring)
+		return false;
+	vj_ring_flush(ring);
+	if (!vj_ring_readable(ring))
+		return false;
+	/* A receiver at work will drop the bad ones itself. */
+	if (!mutex_trylock(&us->rx_lock))
+		return true;
+	ready = udp_rx_one(us, ring, NULL, 0, 0) >= 0;
+	mutex_unlock(&us->rx_lock);
+	return ready;
+}
+
+/*
+ * SIOCINQ (FIONREAD), as on UDP: the payload length of the first good
+ * datagram, 0 if there is none.
+ */
+int vj_udp_inq(struct vj_udp_sock *us)
+{
+	/* Pairs with vj_sock_ensure_ring(). */
+	struct vj_ring *ring = smp_load_acquire(&us->vs.ring);
+	int ret;
+
+	if (!ring)
+		return 0;
+	if (mutex_lock_interruptible(&us->rx_lock))
+		return -EINTR;
+	ret = udp_rx_one(us, ring, NULL, 0, 0);
+	mutex_unlock(&us->rx_lock);
+	return ret == -EAGAIN ? 0 : ret;
+}
+
+/* Something for a sleeping receiver: a datagram, an error, shutdown. */
+static bool udp_rx_ready(struct vj_udp_sock *us)
+{
+	/* Pairs with vj_sock_ensure_ring(). */
+	struct vj_ring *ring = smp_load_acquire(&us->vs.ring);
+
+	return (ring && vj_ring_waiting(ring)) ||
+	       READ_ONCE(us->holder->sk->sk_err) ||
+	       (READ_ONCE(us->vs.sk.sk_shutdown) & RCV_SHUTDOWN);
+}
+
+/*
+ * Sleep until udp_rx_ready(), a signal or the timeout.  Datagrams wake the
+ * socket's queue (the producers' sk_data_ready()); the holder's errors its
+ * own queue: wait on both.  Returns the time left.
+ */
+static long udp_rx_wait(struct vj_udp_sock *us, long timeo)
+{
+	struct sock *sk = &us->vs.sk;
+	DEFINE_WAIT(wait_data);
+	DEFINE_WAIT(wait_err);
+
+	prepare_to_wait(sk_sleep(sk), &wait_data, TASK_INTERRUPTIBLE);
+	prepare_to_wait(&us->holder->wq.wait, &wait_err, TASK_INTERRUPTIBLE);
+	if (!udp_rx_ready(us) && !signal_pending(current))
+		timeo = schedule_timeout(timeo);
+	finish_wait(&us->holder->wq.wait, &wait_err);
+	finish_wait(sk_sleep(sk), &wait_data);
+	return timeo;
+}
+
+/*
+ * recvmsg() on a UDP channel socket, as udp_recvmsg(): a pending error of
+ * the holder (an ICMP error on a connected socket) first, then a datagram,
+ * else 0 after SHUT_RD, EAGAIN without waiting (MSG_DONTWAIT, O_NONBLOCK,
+ * SO_RCVTIMEO expired), or wait.  MSG_ERRQUEUE reads the holder's queue.
+ */
+int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		   int flags)
+{
+	struct sock *sk = sock->sk;
+	struct vj_udp_sock *us = vj_udp_sk(sk);
+	struct vj_ring *ring;
+	long timeo;
+	int ret;
+
+	if (flags & MSG_ERRQUEUE)
+		return sock_recvmsg(us->holder, msg, flags);
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	for (;;) {
+		ret = sock_error(us->holder->sk);
+		if (ret)
+			return ret;
+		/* Pairs with vj_sock_ensure_ring(). */
+		ring = smp_load_acquire(&us->vs.ring);
+		ret = -EAGAIN;
+		if (ring) {
+			if (mutex_lock_interruptible(&us->rx_lock))
+				return sock_intr_errno(timeo);
+			ret = udp_rx_one(us, ring, msg, len, flags);
+			mutex_unlock(&us->rx_lock);
+		}
+		if (ret != -EAGAIN)
+			return ret;
+		if (!timeo)
+			return -EAGAIN;
+		if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
+			return 0;
+		if (signal_pending(current))
+			return sock_intr_errno(timeo);
+		timeo = udp_rx_wait(us, timeo);
+	}
+}

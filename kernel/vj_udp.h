@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * UDP channel sockets: a channel bound to a local UDP port that receives
+ * like a UDP socket.  udp.c holds the socket operations and the port
+ * holder, udp_rx.c the receiving calls.
+ *
+ * The port holder is a kernel UDP socket of the same family in the same
+ * network namespace, created with the channel socket.  Binding the channel
+ * binds the holder first, which reserves the port against ordinary UDP
+ * sockets exactly as one of them would, and only then binds the channel's
+ * flow {family, IPPROTO_UDP, bound address or any, port}.  Sending,
+ * connect(), getsockname()/getpeername() and the IP and UDP options go to
+ * the holder; receiving never does (the channel's flow takes the datagrams
+ * before UDP would), except MSG_ERRQUEUE.
+ *
+ * Locking: vs->lock (struct vj_sock) serializes bind, autobind and the
+ * firewall mode; rx_lock serializes the receiving calls, which consume the
+ * ring.  Neither is held while sleeping for data.
+ */
+#ifndef _VJ_UDP_H
+#define _VJ_UDP_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "vj_socket.h"
+
+struct msghdr;
+struct net;
+struct socket;
+
+struct vj_udp_sock {
+	struct vj_sock vs;	/* must be first */
+	struct socket *holder;	/* the port holder, for the socket's life */
+	struct mutex rx_lock;	/* receiving calls */
+	int family;		/* AF_INET or AF_INET6 */
+	u16 fw_mode;		/* VJ_BIND_FW_* for the bind */
+	bool pktinfo;		/* IP_PKTINFO / IPV6_RECVPKTINFO */
+};
+
+static inline struct vj_udp_sock *vj_udp_sk(const struct sock *sk)
+{
+	return container_of(vj_sk(sk), struct vj_udp_sock, vs);
+}
+
+int vj_udp_init(void);
+void vj_udp_exit(void);
+int vj_udp_create(struct net *net, struct socket *sock, int protocol);
+
+/* udp_rx.c */
+int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		   int flags);
+bool vj_udp_readable(struct vj_udp_sock *us);
+int vj_udp_inq(struct vj_udp_sock *us);
+
+#endif /* _VJ_UDP_H */
