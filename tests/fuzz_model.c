@@ -628,17 +628,18 @@ void expect_getsockname(struct expect *x, int len, bool addr_ok,
 void expect_mmap(struct expect *x, const struct vj_mmap_offsets *o,
 		 size_t len, off_t off, int flags)
 {
+	size_t plen = (len + pg - 1) & ~(size_t)(pg - 1);
+
 	x_init(x);
 	if (!len)
 		x_must(x, EINVAL);
 	if (off % pg)
 		x_must(x, EINVAL);
-	if (off) {
-		x_must(x, EINVAL);
-		if (off > ((off_t)1 << 50))
-			x_must(x, EOVERFLOW);
-	}
-	if (((len + pg - 1) & ~(size_t)(pg - 1)) != o->size)
+	if (off > ((off_t)1 << 50))
+		x_must(x, EOVERFLOW);
+	/* The whole area or the part before the buffers at 0, the buffers. */
+	if (off ? (uint64_t)off != o->bufs || plen != o->size - o->bufs :
+		  plen != o->size && plen != o->bufs)
 		x_must(x, EINVAL);
 	if (!(flags & MAP_SHARED))
 		x_must(x, EINVAL);

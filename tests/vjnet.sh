@@ -284,25 +284,39 @@ t_direct_shared() {
 	fi
 }
 
-# A hostile owner scribbles on its direct channel's ring (consumer index,
-# descriptors, buffer bytes) while datagrams flow into it and TCP flows to
-# the stack: TCP (checksummed by the stack) still arrives intact, bad
-# consumer values are counted, every frame the channel got was written by
-# the device (rx_packets = rx_driver = rx_direct, as many as the device
-# counted), none was lost for room, every buffer comes back on close.
+# A hostile owner of a direct channel: vj_scribble checks first that it
+# cannot get write access to the buffers (mmap, mprotect, stores,
+# /proc/self/mem, process_vm_writev, read(), fork, mremap; "bad:" lines
+# otherwise), then scribbles on the consumer index and descriptors and
+# tries to write the buffers while datagrams flow into the channel, UDP
+# datagrams to an ordinary socket and TCP to the stack.  The stack's frames
+# come off the owner's queue: every UDP datagram arrives with its payload
+# intact and TCP is intact; bad consumer values are counted; every frame
+# the channel got was written by the device (rx_packets = rx_driver =
+# rx_direct, as many as the device counted), none was lost for room, no
+# store into a buffer went through, every buffer comes back on close.
 t_direct_hostile() {
-	local why= out s port=5103 total=500000 got addr c0 c1 n
-	rm -f "$tmp/scr.ready"
+	local why= out s port=5103 total=500000 got addr c0 c1 n u un=500
+	rm -f "$tmp/scr.ready" "$tmp/hsink.ready"
 	c0=$(ethstat "$dev" rx_direct)
-	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 12 \
+	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 14 \
 		"$tmp/scr.ready" >"$tmp/scr.out" 2>&1 &
 	s=$!
 	bgpids+=("$s")
 	if ! wait_file "$tmp/scr.ready" 10; then
-		fail VJNET_DIRECT_HOSTILE "vj_scribble: $(cat "$tmp/scr.out")"
+		fail VJNET_DIRECT_HOSTILE "vj_scribble: $(tr '\n' ' ' <"$tmp/scr.out")"
+		kill_bg
 		return
 	fi
+	python3 -c "$udp_sink_py" 192.0.2.129 9541 $un "$tmp/hsink.ready" \
+		>"$tmp/hsink.out" 2>&1 &
+	u=$!
+	bgpids+=("$u")
+	wait_file "$tmp/hsink.ready" 10 || why+=" no UDP sink;"
 	ip netns exec peer vjchan-send -c 3000 -s 1000 -r 500 192.0.2.129 9540 \
+		>/dev/null 2>&1 &
+	bgpids+=($!)
+	ip netns exec peer vjchan-send -c $un -s 1000 -r 100 192.0.2.129 9541 \
 		>/dev/null 2>&1 &
 	bgpids+=($!)
 	for addr in 192.0.2.129 2001:db8:2::1; do
@@ -321,7 +335,14 @@ t_direct_hostile() {
 		wait "$sp" 2>/dev/null
 		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
 	done
-	wait "$s" || why+=" vj_scribble: $(cat "$tmp/scr.out");"
+	wait "$u"
+	[ "$(cat "$tmp/hsink.out")" = $un ] ||
+		why+=" UDP to the stack: $(cat "$tmp/hsink.out") of $un intact;"
+	wait "$s" || why+=" vj_scribble: $(tr '\n' ' ' <"$tmp/scr.out");"
+	out=$(sed -n 's/^bad: //p' "$tmp/scr.out" | tr '\n' ';')
+	[ -z "$out" ] || why+=" $out"
+	[ "$(field "$tmp/scr.out" buf_writes)" = 0 ] ||
+		why+=" buf_writes $(field "$tmp/scr.out" buf_writes);"
 	c1=$(ethstat "$dev" rx_direct)
 	n=$(field "$tmp/scr.out" rx_direct)
 	[ "${n:-0}" -gt 0 ] 2>/dev/null ||
