@@ -224,26 +224,70 @@ void vj_ring_destroy(struct vj_ring *ring)
 }
 
 /*
- * Map the whole area, page by page: it comes from __vmalloc() (for the
- * memory cgroup charge), not vmalloc_user(), so remap_vmalloc_range() would
- * refuse it.  As that would, the mapping cannot grow and is left out of
- * core dumps.
+ * The parts of the area a mapping may ask for (the offset and length are
+ * page multiples): the whole area at offset 0, the pages before the
+ * buffers at offset 0, or the buffers alone at offset bufs.  Returns 0 or
+ * -EINVAL.
+ */
+int vj_ring_mmap_check(const struct vj_mmap_offsets *off,
+		       const struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+
+	if (!vma->vm_pgoff)
+		return len == off->size || len == off->bufs ? 0 : -EINVAL;
+	if (vma->vm_pgoff == off->bufs >> PAGE_SHIFT &&
+	    len == off->size - off->bufs)
+		return 0;
+	return -EINVAL;
+}
+
+/*
+ * Map a part of the area (vj_ring_mmap_check()), page by page: it comes
+ * from __vmalloc() (for the memory cgroup charge), not vmalloc_user(), so
+ * remap_vmalloc_range() would refuse it.  As that would, the mapping
+ * cannot grow and is left out of core dumps.
+ *
+ * User space never writes a direct ring's buffers: the kernel copies frames
+ * for the stack out of them.  A mapping that covers them must not have
+ * PROT_WRITE (-EACCES) and loses VM_MAYWRITE, so mprotect() cannot add it
+ * (EACCES); being MAP_SHARED, it cannot be written through GUP with
+ * FOLL_FORCE either (/proc/PID/mem, ptrace), nor by process_vm_writev().
+ * A mapping of the buffers alone made without PROT_WRITE loses VM_MAYWRITE
+ * on any ring, so it can be made before a direct bind.  Any other mapping
+ * that covers the buffers marks the ring bufs_writable, and a ring so
+ * marked cannot become direct (vj_ring_direct_init()).
+ * Called with the owning socket's lock held.
  */
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma)
 {
-	unsigned long off;
+	struct vj_mmap_offsets off = {
+		.bufs = ring->bufs_off,
+		.size = ring->size,
+	};
+	unsigned long start, len, i;
 	int err;
 
-	if (vma->vm_pgoff)
-		return -EINVAL;
-	if (vma->vm_end - vma->vm_start != ring->size)
-		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	err = vj_ring_mmap_check(&off, vma);
+	if (err)
+		return err;
+	start = vma->vm_pgoff << PAGE_SHIFT;
+	len = vma->vm_end - vma->vm_start;
+	if (start + len > ring->bufs_off) {
+		if (READ_ONCE(ring->direct) && (vma->vm_flags & VM_WRITE))
+			return -EACCES;
+		if (READ_ONCE(ring->direct) ||
+		    (start == ring->bufs_off && !(vma->vm_flags & VM_WRITE)))
+			vm_flags_clear(vma, VM_MAYWRITE);
+		if (vma->vm_flags & VM_MAYWRITE)
+			ring->bufs_writable = true;
+	}
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	for (off = 0; off < ring->size; off += PAGE_SIZE) {
-		err = vm_insert_page(vma, vma->vm_start + off,
-				     vmalloc_to_page(ring->area + off));
+	for (i = 0; i < len; i += PAGE_SIZE) {
+		err = vm_insert_page(vma, vma->vm_start + i,
+				     vmalloc_to_page(ring->area + start + i));
 		if (err)
 			return err;
 	}
@@ -647,6 +691,9 @@ int vj_ring_direct_init(struct vj_ring *ring)
 
 	if (ring->buf_size > PAGE_SIZE)
 		return -EMSGSIZE;
+	/* User space must not be able to write what the device wrote. */
+	if (ring->bufs_writable)
+		return -EBUSY;
 	ids = kvcalloc(ring->entries, sizeof(*ids), GFP_KERNEL_ACCOUNT);
 	if (!ids)
 		return -ENOMEM;

@@ -216,15 +216,15 @@ int vj_sock_mmap(struct file *file, struct socket *sock,
 	struct vj_mmap_offsets off;
 	int err;
 
-	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 
 	mutex_lock(&vs->lock);
 	vj_ring_offsets(&vs->req, &off);
-	if (vma->vm_end - vma->vm_start != off.size) {
-		err = -EINVAL;
+	/* A mapping of the wrong shape does not create the ring. */
+	err = vj_ring_mmap_check(&off, vma);
+	if (err)
 		goto out_unlock;
-	}
 	err = vj_sock_ensure_ring(vs);
 	if (!err)
 		err = vj_ring_mmap(vs->ring, vma);

@@ -9,7 +9,11 @@
  *   0                 producer index, flags      (kernel writes)
  *   VJ_OFF_CONSUMER   consumer index             (user space writes)
  *   VJ_OFF_DESC       entries * struct vj_desc   (kernel writes)
- *   bufs              entries * buf_size         (kernel writes)
+ *   bufs              entries * buf_size         (kernel or device writes)
+ *
+ * It is mapped whole at offset 0, or in two parts: the pages before bufs
+ * at offset 0 and the buffers alone at offset bufs (page aligned).  A
+ * direct ring's buffers are never mapped writable (vj_ring_mmap()).
  *
  * The producer and consumer words sit 128 bytes apart so that each side's
  * line, and the line the adjacent-line prefetcher pairs with it, stay with
@@ -136,6 +140,12 @@ struct vj_ring {
 	 * free list at the next vj_ring_direct_get().
 	 */
 	bool direct;
+	/*
+	 * A mapping that could write the buffers was made (see
+	 * vj_ring_mmap()); a direct ring never has one.  Read and set under
+	 * the owning socket's lock, as direct is changed.
+	 */
+	bool bufs_writable;
 	u32 reclaimed;
 	u32 nfree;
 	u32 *free_ids;
@@ -148,6 +158,8 @@ void vj_ring_offsets(const struct vj_ring_req *req,
 struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
 			       atomic_t *net_gbufs);
 void vj_ring_destroy(struct vj_ring *ring);
+int vj_ring_mmap_check(const struct vj_mmap_offsets *off,
+		       const struct vm_area_struct *vma);
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
