@@ -4,14 +4,15 @@
  * receive queue and the device writes frames straight into the channel's
  * ring buffers (vjchan_driver.h describes the driver's side).
  *
- * User space may write its mapped buffers at any time, also while the
- * device or the kernel looks at them.  So the kernel reads a completed
- * buffer only by copying: the headers into a private array, which alone is
- * classified, and, for a frame that is not the channel's, the whole frame
- * into an skb, which alone the stack sees.  The owner can thereby change
- * or invent frames of its own queue that the stack receives, as a raw
- * socket on the device could; it cannot make the kernel act on bytes it
- * did not copy.
+ * User space cannot write the buffers of a direct ring: it maps them
+ * read-only, and no mapping that could write them may exist when the
+ * channel binds (vj_ring_mmap(), vj_ring_direct_init()).  Only the device
+ * writes them, and only while they are posted.  Even so the kernel reads a
+ * completed buffer once: it copies the headers into a private array, which
+ * alone is classified, and a frame that is not the channel's goes to the
+ * stack in an skb made of that array and a single copy of the rest.  So
+ * the owner can lose only its own frames (by holding every buffer), and
+ * every frame the stack gets from the queue is as the device wrote it.
  *
  * Locking: the registry of devices, and which channel owns which device,
  * change under rtnl_lock only.
@@ -266,6 +267,7 @@ void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 	struct net_device *dev = napi->dev;
 	struct vj_ring *ring = d->ring;
 	u8 head[VJ_DIRECT_HEAD];
+	unsigned int hlen;
 	struct sk_buff *skb;
 	__be16 proto;
 	u8 *frame;
@@ -276,7 +278,8 @@ void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 		goto put;
 	}
 	frame = (u8 *)vj_ring_direct_addr(ring, id) + off;
-	memcpy(head, frame, min_t(unsigned int, len, sizeof(head)));
+	hlen = min_t(unsigned int, len, sizeof(head));
+	memcpy(head, frame, hlen);
 	if (direct_claims(d, dev, head, len, &proto) &&
 	    !vj_ring_direct_publish(ring, id, off, len, dev->ifindex, proto)) {
 		res->direct++;
@@ -284,13 +287,17 @@ void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 		return;
 	}
 
-	/* Not the channel's: the stack gets a copy, parsed only there. */
+	/*
+	 * Not the channel's: the stack gets a copy, parsed only there, whose
+	 * first bytes are the ones classified, not read from the buffer again.
+	 */
 	skb = napi_alloc_skb(napi, len);
 	if (unlikely(!skb)) {
 		res->dropped++;
 		goto put;
 	}
-	skb_put_data(skb, frame, len);
+	skb_put_data(skb, head, hlen);
+	skb_put_data(skb, frame + hlen, len - hlen);
 	vj_ring_direct_put(ring, id);
 	skb->protocol = eth_type_trans(skb, dev);
 	res->stack_copied++;
