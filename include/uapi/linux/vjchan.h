@@ -14,6 +14,7 @@
  *   bind(fd, (struct sockaddr *)&addr, sizeof(addr));           flow id
  *   getsockopt(fd, SOL_VJCHAN, VJ_MMAP_OFFSETS, &off, &len);
  *   map = mmap(NULL, off.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+ *   (a direct channel: in two parts, see struct vj_mmap_offsets)
  *   poll(fd, POLLIN) ... read descriptors ... advance the consumer index.
  *
  * Ring protocol (see vjchan(7); the barrier pairing is documented with the
@@ -171,10 +172,18 @@ struct sockaddr_vj {
  *	must fit in a page (buf_size <= the page size).  While a frame is in
  *	the ring, user space owns its buffer; descriptors of direct frames
  *	name any buffer (desc.buf), not the slot's own, and the frame starts
- *	at desc.off.  bind() fails with EINVAL without VJ_BIND_FW_BYPASS or
- *	without an ifindex, ENODEV if there is no such device, EOPNOTSUPP if
- *	its driver has no direct receive, EMSGSIZE if buf_size exceeds a
- *	page, EBUSY if another channel owns the queue.  See vjchan(7).
+ *	at desc.off.  User space can never write the buffers: a mapping that
+ *	covers them must lack PROT_WRITE (EACCES) and cannot gain it
+ *	(mprotect() fails with EACCES); map the ring in two parts, the
+ *	buffers read-only (struct vj_mmap_offsets).  The kernel classifies a
+ *	private copy of a frame's headers and gives the stack an skb built
+ *	from that copy, so the owner can lose only its own frames and cannot
+ *	change what the stack receives.  bind() fails with EINVAL without
+ *	VJ_BIND_FW_BYPASS or without an ifindex, ENODEV if there is no such
+ *	device, EOPNOTSUPP if its driver has no direct receive, EMSGSIZE if
+ *	buf_size exceeds a page, EBUSY if another channel owns the queue or
+ *	if the ring was ever mapped so that its buffers could be written.
+ *	See vjchan(7).
  */
 #define VJ_BIND_FW_MASK		0x0003
 #define VJ_BIND_FW_FILTERED	0x0000
@@ -235,12 +244,20 @@ struct vj_ring_req {
  * @flags: offset of a __u32 of VJ_RING_F_* status bits (written by the kernel)
  * @desc: offset of the descriptor array, entries * sizeof(struct vj_desc)
  * @bufs: offset of the first buffer; buffer n is at bufs + n * buf_size
- * @size: length to pass to mmap(); the offset must be 0
+ * @size: length to pass to mmap() at offset 0
  * @entries: number of descriptors (a power of two)
  * @buf_size: bytes per buffer
  *
  * The producer and consumer indices are on cache lines of their own.  The
  * layout may change between kernels: always use these offsets.
+ *
+ * The area is mapped whole (offset 0, length size) or in two parts: the
+ * pages before the buffers (offset 0, length bufs) and the buffers alone
+ * (offset bufs, a multiple of the page size, length size - bufs); any
+ * other offset or length fails with EINVAL.  A mapping of the buffers
+ * alone made without PROT_WRITE can never become writable (mprotect()
+ * fails with EACCES); a direct channel's buffers (VJ_BIND_F_DIRECT) can
+ * only be mapped so.
  */
 struct vj_mmap_offsets {
 	__u64	producer;
