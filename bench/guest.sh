@@ -17,7 +17,8 @@
 #   BENCH_LAT_SIZE   payload size of latency cells (default 64)
 #   BENCH_LAT_RUNS   runs per latency cell (default: BENCH_RUNS; 0: none)
 #   BENCH_VJNET_MODES  receivers run again with the NIC moved to vjnet, as
-#                    MODE@vjnet rows (default "udp-recvmmsg vjchan-driver";
+#                    MODE@vjnet rows (default "udp-recvmmsg vjchan-driver
+#                    vjchan-direct";
 #                    empty: the NIC stays on virtio_net)
 #   BENCH_NIC_RUNS   runs of bench/nic.sh, ordinary TCP and ping through
 #                    vjnet and virtio_net (default: BENCH_RUNS; 0: none)
@@ -30,7 +31,8 @@
 #                    and under vjchan-run (default: BENCH_RUNS; 0: none);
 #                    BENCH_IPERF_RATES, _SECONDS, _LEN: see bench/iperf.sh
 #
-# vjchan-driver needs the NIC on vjnet, so it runs only in the second phase.
+# vjchan-driver and vjchan-direct need the NIC on vjnet, so they run only in
+# the second phase.
 #
 # Modes are run in a different order in each run, so that slow drifts of the
 # host (other jobs) do not always hit the same method.
@@ -45,9 +47,9 @@ rx=bench/vjrx tx=bench/vjtx
 read -ra all_modes <<<"${BENCH_MODES:-$("$rx" --list | tr '\n' ' ')}"
 modes=()
 for m in "${all_modes[@]}"; do
-	[ "$m" = vjchan-driver ] || modes+=("$m")
+	[ "$m" = vjchan-driver ] || [ "$m" = vjchan-direct ] || modes+=("$m")
 done
-read -ra vjnet_modes <<<"${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver}"
+read -ra vjnet_modes <<<"${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver vjchan-direct}"
 nic_runs=${BENCH_NIC_RUNS:-${BENCH_RUNS:-3}}
 read -ra sizes <<<"${BENCH_SIZES:-64 512 1472}"
 runs=${BENCH_RUNS:-3}

@@ -24,7 +24,7 @@ BASELINE = "udp-recvmmsg"
 ORDER = ["udp-recvmmsg", "udp-vjchan", "packet-v3", "afxdp-copy", "afxdp-zc",
          "vjchan-hook", "vjchan-filtered", "vjchan-sanctioned", "vjchan-xdp",
          "xdp-drop",
-         "udp-recvmmsg@vjnet", "vjchan-driver@vjnet"]
+         "udp-recvmmsg@vjnet", "vjchan-driver@vjnet", "vjchan-direct@vjnet"]
 
 FIELDS = ["smp", "kind", "size", "mode", "rate", "runs", "status", "reason",
           "pps_median", "pps_min", "pps_max", "pps_ratio",

@@ -26,7 +26,7 @@
 #   BENCH_LAT_RATE [2000]    offered load of latency cells
 #   BENCH_LAT_SIZE [64]      payload size of latency cells
 #   BENCH_LAT_RUNS [BENCH_RUNS] runs per latency cell (0: none)
-#   BENCH_VJNET_MODES [udp-recvmmsg vjchan-driver]  receivers run again
+#   BENCH_VJNET_MODES [udp-recvmmsg vjchan-driver vjchan-direct]  receivers run again
 #                            with the NIC on vjnet (rows MODE@vjnet)
 #   BENCH_NIC_RUNS [BENCH_RUNS] bench/nic.sh runs (0: none)
 #   BENCH_TX_RUNS [BENCH_RUNS]  runs per transmit cell (0: none)
@@ -56,7 +56,7 @@ bench_build
 modes=${BENCH_MODES:-$("$bench_dir/vjrx" --list | tr '\n' ' ')}
 export BENCH_MODES=${modes% }
 
-export BENCH_VJNET_MODES=${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver}
+export BENCH_VJNET_MODES=${BENCH_VJNET_MODES-udp-recvmmsg vjchan-driver vjchan-direct}
 export BENCH_NIC_RUNS=${BENCH_NIC_RUNS:-$BENCH_RUNS}
 export BENCH_TX_RUNS=${BENCH_TX_RUNS:-$BENCH_RUNS} BENCH_TX_RATE=${BENCH_TX_RATE:-0}
 export BENCH_IPERF_RUNS=${BENCH_IPERF_RUNS:-$BENCH_RUNS}

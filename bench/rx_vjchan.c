@@ -101,6 +101,8 @@ static __u32 bind_mode(const struct rx *rx)
 		return VJ_BIND_FW_FILTERED;
 	case VJ_PATH_SANCTIONED:
 		return VJ_BIND_FW_SANCTIONED;
+	case VJ_PATH_DIRECT:
+		return VJ_BIND_FW_BYPASS | VJ_BIND_F_DIRECT;
 	default:
 		return VJ_BIND_FW_BYPASS;
 	}
@@ -136,7 +138,10 @@ int vjc_open(struct rx *rx)
 		if (e)
 			return e;
 	}
-	/* The fast paths serve bypass channels; the filtered path the rest. */
+	/*
+	 * The fast paths serve bypass channels; the filtered path the rest.
+	 * A direct channel owns the vjnet device's receive queue.
+	 */
 	e = vj_chan_bind_flags(&v->ch, &flow, bind_mode(rx));
 	if (!e)
 		e = vj_chan_map(&v->ch);
@@ -191,9 +196,10 @@ void vjc_drops(struct rx *rx)
 	if (!v->open || vj_chan_stats(&v->ch, &st))
 		return;
 	snprintf(rx->drops, sizeof(rx->drops),
-		 "rx_ring_full=%llu rx_driver=%llu rx_filtered=%llu rx_invalid_cons=%llu",
+		 "rx_ring_full=%llu rx_driver=%llu rx_direct=%llu rx_filtered=%llu rx_invalid_cons=%llu",
 		 (unsigned long long)st.rx_ring_full,
 		 (unsigned long long)st.rx_driver,
+		 (unsigned long long)st.rx_direct,
 		 (unsigned long long)st.rx_filtered,
 		 (unsigned long long)st.rx_invalid_cons);
 	/* The mode names the path: make sure the packets took it. */
@@ -203,6 +209,9 @@ void vjc_drops(struct rx *rx)
 		break;
 	case VJ_PATH_DRIVER:
 		path = st.rx_driver;
+		break;
+	case VJ_PATH_DIRECT:
+		path = st.rx_direct;
 		break;
 	case VJ_PATH_FILTERED:
 		path = st.rx_filtered;
@@ -243,6 +252,15 @@ const struct rx_mode rx_vjchan_hook = {
 const struct rx_mode rx_vjchan_driver = {
 	"vjchan-driver", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
 	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DRIVER
+};
+
+/*
+ * The bypass channel owning the vjnet device's receive queue: the device
+ * writes into the ring, no copy (VJ_BIND_F_DIRECT).
+ */
+const struct rx_mode rx_vjchan_direct = {
+	"vjchan-direct", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DIRECT
 };
 
 /* The same channel in the default firewall mode: after the input hooks. */

@@ -13,6 +13,7 @@
 enum {
 	VJ_PATH_HOOK, VJ_PATH_DRIVER, VJ_PATH_FILTERED, VJ_PATH_XDP,
 	VJ_PATH_SANCTIONED,	/* first packet filtered, the rest the hook */
+	VJ_PATH_DIRECT,		/* zero copy: a vjnet queue owned by the channel */
 };
 
 struct vj_rx {

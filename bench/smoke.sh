@@ -3,9 +3,9 @@
 #
 # Smoke run of the benchmark, for `make check`: one guest, every receiver
 # for 1.5 s at 1000 pps (as latency cells, so the time stamps are exercised
-# too), udp-recvmmsg and vjchan-driver again with the NIC on vjnet, both
-# transmit cells (64 B at 1000 pps), one iperf3 UDP test each way
-# (bench/iperf.sh) and one short bench/nic.sh run.  Prints one line per
+# too), udp-recvmmsg, vjchan-driver and vjchan-direct again with the NIC on
+# vjnet, both transmit cells (64 B at 1000 pps), one iperf3 UDP test each
+# way (bench/iperf.sh) and one short bench/nic.sh run.  Prints one line per
 # receiver, sender, iperf3 server and NIC driver,
 #
 #   ok BENCH_<MODE>                 frames arrived intact, little loss
@@ -58,9 +58,10 @@ row() {
 }
 get() { echo "${R[$1]:-}"; }
 
-# Every receiver on virtio_net, vjchan-driver and recvmmsg again on vjnet.
-for mode in $("$bench_dir/vjrx" --list | grep -vx vjchan-driver) \
-	    udp-recvmmsg@vjnet vjchan-driver@vjnet; do
+# Every receiver on virtio_net; recvmmsg, vjchan-driver and vjchan-direct
+# again on vjnet.
+for mode in $("$bench_dir/vjrx" --list | grep -vxe vjchan-driver -e vjchan-direct) \
+	    udp-recvmmsg@vjnet vjchan-driver@vjnet vjchan-direct@vjnet; do
 	tag=BENCH_$(tr 'a-z@-' 'A-Z__' <<<"$mode")
 	if ! row "$out/rows.csv" "^[0-9]*,$mode,"; then
 		echo "FAIL $tag: no result row"

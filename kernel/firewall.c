@@ -78,13 +78,16 @@ int vj_fw_mode_check(u16 flags)
 {
 	u16 mode = flags & VJ_BIND_FW_MASK;
 
-	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT))
+	if (flags & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT | VJ_BIND_F_DIRECT))
 		return -EINVAL;
 	if (mode != VJ_BIND_FW_FILTERED && mode != VJ_BIND_FW_SANCTIONED &&
 	    mode != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
 	/* The filtered path sees only packets the stack delivers locally. */
 	if ((flags & VJ_BIND_F_TRANSIT) && mode != VJ_BIND_FW_BYPASS)
+		return -EINVAL;
+	/* A direct channel's frames never pass the firewall. */
+	if ((flags & VJ_BIND_F_DIRECT) && mode != VJ_BIND_FW_BYPASS)
 		return -EINVAL;
 	/* The ruleset sanctions through the conntrack mark. */
 	if (mode == VJ_BIND_FW_SANCTIONED &&

@@ -77,7 +77,7 @@ static int chan_seq_show(struct seq_file *seq, void *v)
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
 	if (v == &vn->channels)
-		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver fw rx_hook rx_xdp rx_filtered rx_csum_bad rx_udp_bad_csum rx_udp_malformed rx_udp_not_peer\n");
+		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver fw rx_hook rx_xdp rx_filtered rx_csum_bad rx_udp_bad_csum rx_udp_malformed rx_udp_not_peer rx_direct\n");
 	else
 		vj_sock_show(seq, list_entry(v, struct vj_chan, list));
 	return 0;

@@ -216,6 +216,7 @@ void vj_ring_destroy(struct vj_ring *ring)
 			ring_gbuf_release(ring, slot->gbuf);
 	}
 	vj_stats_add_pinned(-(long)ring->size);
+	kvfree(ring->free_ids);
 	vfree(ring->area);
 	kvfree(ring->slots);
 	ring_uncharge(ring);
@@ -223,26 +224,70 @@ void vj_ring_destroy(struct vj_ring *ring)
 }
 
 /*
- * Map the whole area, page by page: it comes from __vmalloc() (for the
- * memory cgroup charge), not vmalloc_user(), so remap_vmalloc_range() would
- * refuse it.  As that would, the mapping cannot grow and is left out of
- * core dumps.
+ * The parts of the area a mapping may ask for (the offset and length are
+ * page multiples): the whole area at offset 0, the pages before the
+ * buffers at offset 0, or the buffers alone at offset bufs.  Returns 0 or
+ * -EINVAL.
+ */
+int vj_ring_mmap_check(const struct vj_mmap_offsets *off,
+		       const struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+
+	if (!vma->vm_pgoff)
+		return len == off->size || len == off->bufs ? 0 : -EINVAL;
+	if (vma->vm_pgoff == off->bufs >> PAGE_SHIFT &&
+	    len == off->size - off->bufs)
+		return 0;
+	return -EINVAL;
+}
+
+/*
+ * Map a part of the area (vj_ring_mmap_check()), page by page: it comes
+ * from __vmalloc() (for the memory cgroup charge), not vmalloc_user(), so
+ * remap_vmalloc_range() would refuse it.  As that would, the mapping
+ * cannot grow and is left out of core dumps.
+ *
+ * User space never writes a direct ring's buffers: the kernel copies frames
+ * for the stack out of them.  A mapping that covers them must not have
+ * PROT_WRITE (-EACCES) and loses VM_MAYWRITE, so mprotect() cannot add it
+ * (EACCES); being MAP_SHARED, it cannot be written through GUP with
+ * FOLL_FORCE either (/proc/PID/mem, ptrace), nor by process_vm_writev().
+ * A mapping of the buffers alone made without PROT_WRITE loses VM_MAYWRITE
+ * on any ring, so it can be made before a direct bind.  Any other mapping
+ * that covers the buffers marks the ring bufs_writable, and a ring so
+ * marked cannot become direct (vj_ring_direct_init()).
+ * Called with the owning socket's lock held.
  */
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma)
 {
-	unsigned long off;
+	struct vj_mmap_offsets off = {
+		.bufs = ring->bufs_off,
+		.size = ring->size,
+	};
+	unsigned long start, len, i;
 	int err;
 
-	if (vma->vm_pgoff)
-		return -EINVAL;
-	if (vma->vm_end - vma->vm_start != ring->size)
-		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	err = vj_ring_mmap_check(&off, vma);
+	if (err)
+		return err;
+	start = vma->vm_pgoff << PAGE_SHIFT;
+	len = vma->vm_end - vma->vm_start;
+	if (start + len > ring->bufs_off) {
+		if (READ_ONCE(ring->direct) && (vma->vm_flags & VM_WRITE))
+			return -EACCES;
+		if (READ_ONCE(ring->direct) ||
+		    (start == ring->bufs_off && !(vma->vm_flags & VM_WRITE)))
+			vm_flags_clear(vma, VM_MAYWRITE);
+		if (vma->vm_flags & VM_MAYWRITE)
+			ring->bufs_writable = true;
+	}
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	for (off = 0; off < ring->size; off += PAGE_SIZE) {
-		err = vm_insert_page(vma, vma->vm_start + off,
-				     vmalloc_to_page(ring->area + off));
+	for (i = 0; i < len; i += PAGE_SIZE) {
+		err = vm_insert_page(vma, vma->vm_start + i,
+				     vmalloc_to_page(ring->area + start + i));
 		if (err)
 			return err;
 	}
@@ -310,6 +355,8 @@ static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
 	ring->stats.rx_bytes += d->len;
 	if (d->flags & VJ_DESC_F_TRUNC)
 		ring->stats.rx_truncated++;
+	if (d->flags & VJ_DESC_F_DIRECT)
+		ring->stats.rx_direct++;
 	if (d->flags & VJ_DESC_F_DRIVER)
 		ring->stats.rx_driver++;
 	else if (d->flags & VJ_DESC_F_XDP)
@@ -333,6 +380,19 @@ static struct vj_slot *ring_reserve_slot(struct vj_ring *ring)
 		return ERR_PTR(-ENODEV);
 	slot = ring_reserve(ring);
 	return slot ?: ERR_PTR(-ENOSPC);
+}
+
+/*
+ * ring_reserve_slot() for a producer that copies into the slot's own
+ * buffer.  A direct ring's buffers belong to the device, and only
+ * vj_ring_direct_publish() produces into it: to the others it is as if
+ * dead.
+ */
+static struct vj_slot *ring_reserve_copy(struct vj_ring *ring)
+{
+	if (unlikely(ring->direct))
+		return ERR_PTR(-ENODEV);
+	return ring_reserve_slot(ring);
 }
 
 /*
@@ -394,7 +454,7 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 
 	len = l2 + skb->len;
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_slot(ring);
+	slot = ring_reserve_copy(ring);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -432,7 +492,7 @@ int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 	u8 *dst;
 
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_slot(ring);
+	slot = ring_reserve_copy(ring);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -518,7 +578,7 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 	struct vj_slot *slot;
 
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_slot(ring);
+	slot = ring_reserve_copy(ring);
 	if (!IS_ERR(slot) && !ring_gbuf_charge(ring))
 		slot = ERR_PTR(-ENOSPC);
 	if (IS_ERR(slot)) {
@@ -614,6 +674,127 @@ void vj_ring_set_dead(struct vj_ring *ring)
 	spin_lock_bh(&ring->lock);
 	smp_store_release(ring->flags, VJ_RING_F_DEAD); /* E, matches F */
 	spin_unlock_bh(&ring->lock);
+}
+
+/*
+ * Direct receive.  The driver posts buffers it takes with
+ * vj_ring_direct_get(), and each completed one goes either to user space
+ * (vj_ring_direct_publish()) or back with vj_ring_direct_put().  Nothing
+ * else produces into a direct ring (vj_ring_rx_skb() and vj_ring_rx_gbuf()
+ * refuse it), so every published slot names a buffer the device wrote.
+ */
+
+/* Make @ring direct: every buffer free.  Before anything was produced. */
+int vj_ring_direct_init(struct vj_ring *ring)
+{
+	u32 *ids, i;
+
+	if (ring->buf_size > PAGE_SIZE)
+		return -EMSGSIZE;
+	/* User space must not be able to write what the device wrote. */
+	if (ring->bufs_writable)
+		return -EBUSY;
+	ids = kvcalloc(ring->entries, sizeof(*ids), GFP_KERNEL_ACCOUNT);
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < ring->entries; i++)
+		ids[i] = ring->entries - 1 - i;
+	spin_lock_bh(&ring->lock);
+	if (ring->prod || ring->direct) {
+		spin_unlock_bh(&ring->lock);
+		kvfree(ids);
+		return -EBUSY;
+	}
+	ring->free_ids = ids;
+	ring->nfree = ring->entries;
+	ring->direct = true;
+	spin_unlock_bh(&ring->lock);
+	return 0;
+}
+
+/*
+ * Undo vj_ring_direct_init() for a bind that failed: nothing was produced,
+ * every buffer is back on the free list.
+ */
+void vj_ring_direct_exit(struct vj_ring *ring)
+{
+	u32 *ids;
+
+	spin_lock_bh(&ring->lock);
+	WARN_ON_ONCE(ring->prod || ring->nfree != ring->entries);
+	ids = ring->free_ids;
+	ring->free_ids = NULL;
+	ring->nfree = 0;
+	ring->direct = false;
+	spin_unlock_bh(&ring->lock);
+	kvfree(ids);
+}
+
+/* Slots the consumer handed back give their buffers to the free list. */
+static void ring_direct_reclaim(struct vj_ring *ring)
+{
+	ring_sync_cons(ring);
+	for (; ring->reclaimed != ring->cons; ring->reclaimed++) {
+		u32 slot = ring->reclaimed & ring->mask;
+
+		/* Kernel-private: the descriptor as published, not as shared. */
+		ring->free_ids[ring->nfree++] = ring->slots[slot].desc.buf;
+	}
+}
+
+/* A buffer to post to the device, or -ENOBUFS when user space holds all. */
+int vj_ring_direct_get(struct vj_ring *ring)
+{
+	int id = -ENOBUFS;
+
+	spin_lock_bh(&ring->lock);
+	if (!ring->nfree)
+		ring_direct_reclaim(ring);
+	if (ring->nfree)
+		id = ring->free_ids[--ring->nfree];
+	spin_unlock_bh(&ring->lock);
+	return id;
+}
+
+/* A buffer back from the device unpublished (copied out, or unused). */
+void vj_ring_direct_put(struct vj_ring *ring, u32 id)
+{
+	spin_lock_bh(&ring->lock);
+	if (!WARN_ON_ONCE(ring->nfree >= ring->entries))
+		ring->free_ids[ring->nfree++] = id;
+	spin_unlock_bh(&ring->lock);
+}
+
+/* @id comes from vj_ring_direct_get(), so it is below ring->entries. */
+void *vj_ring_direct_addr(struct vj_ring *ring, u32 id)
+{
+	return ring->bufs + (size_t)id * ring->buf_size;
+}
+
+/*
+ * Publish buffer @id, which the device filled with a frame of @len bytes at
+ * @off.  Returns 0, or -ENODEV once the ring is dead (the caller still owns
+ * the buffer).  The ring cannot be full: the slots in [cons, prod) name
+ * distinct buffers, and @id is not one of them.
+ */
+int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
+			   int ifindex, __be16 proto)
+{
+	struct vj_slot *slot;
+
+	spin_lock_bh(&ring->lock);
+	slot = ring_reserve_slot(ring);
+	if (IS_ERR(slot)) {
+		spin_unlock_bh(&ring->lock);
+		return PTR_ERR(slot);
+	}
+	ring_produce(ring, &slot->desc, len, len, ifindex, ETH_HLEN, proto,
+		     VJ_DESC_F_L2 | VJ_DESC_F_DRIVER | VJ_DESC_F_DIRECT);
+	slot->desc.buf = id;
+	slot->desc.off = off;
+	ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
+	return 0;
 }
 
 bool vj_ring_dead(struct vj_ring *ring)

@@ -19,11 +19,13 @@
 #include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/poll.h>
+#include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
 #include <linux/sockptr.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "vj_direct.h"
 #include "vj_firewall.h"
 #include "vj_flow.h"
 #include "vj_net.h"
@@ -55,7 +57,10 @@ int vj_sock_ensure_ring(struct vj_sock *vs)
 	return 0;
 }
 
-/* Take the channel out of the flow table: no packet reaches it after. */
+/*
+ * Take the channel out of the flow table: no packet reaches it after.  A
+ * direct channel then gives its device's receive queue back.
+ */
 void vj_sock_unbind(struct vj_sock *vs)
 {
 	mutex_lock(&vs->lock);
@@ -64,6 +69,9 @@ void vj_sock_unbind(struct vj_sock *vs)
 		vs->bound = false;
 	}
 	mutex_unlock(&vs->lock);
+	/* Unbound: the queue sends this flow to the stack until detached. */
+	vj_direct_release(vs->direct);
+	vs->direct = NULL;
 }
 
 /* Detach the socket from its file and drop the file's reference. */
@@ -110,7 +118,12 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	err = vj_fw_bind_check(sock->sk, flags);
 	if (err)
 		return err;
+	if ((flags & VJ_BIND_F_DIRECT) && !key.ifindex)
+		return -EINVAL;
 
+	/* rtnl_lock before vs->lock; vj_sock_unbind() never nests them. */
+	if (flags & VJ_BIND_F_DIRECT)
+		rtnl_lock();
 	mutex_lock(&vs->lock);
 	if (vs->bound) {
 		err = -EINVAL;
@@ -124,11 +137,28 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 	chan->flow = addr->svj_flow;
 	chan->fw_mode = flags & VJ_BIND_FW_MASK;
 	chan->transit = flags & VJ_BIND_F_TRANSIT;
+	if (flags & VJ_BIND_F_DIRECT) {
+		err = vj_direct_attach(sock_net(sock->sk), key.ifindex, chan,
+				       vs->ring, &vs->direct);
+		if (err)
+			goto out_unlock;
+	}
 	err = vj_flow_bind(vj_pernet(sock_net(sock->sk)), chan);
-	if (!err)
-		vs->bound = true;
+	if (err)
+		goto out_release_direct;
+	vs->bound = true;
+	goto out_unlock;
+
+out_release_direct:
+	if (vs->direct) {
+		vj_direct_release_locked(vs->direct);
+		vs->direct = NULL;
+		vj_ring_direct_exit(vs->ring);
+	}
 out_unlock:
 	mutex_unlock(&vs->lock);
+	if (flags & VJ_BIND_F_DIRECT)
+		rtnl_unlock();
 	return err;
 }
 
@@ -144,7 +174,8 @@ static int vj_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	mutex_lock(&vs->lock);
 	if (vs->bound) {
 		addr->svj_flags = vs->chan.fw_mode |
-				  (vs->chan.transit ? VJ_BIND_F_TRANSIT : 0);
+				  (vs->chan.transit ? VJ_BIND_F_TRANSIT : 0) |
+				  (vs->direct ? VJ_BIND_F_DIRECT : 0);
 		addr->svj_flow = vs->chan.flow;
 	}
 	mutex_unlock(&vs->lock);
@@ -185,15 +216,15 @@ int vj_sock_mmap(struct file *file, struct socket *sock,
 	struct vj_mmap_offsets off;
 	int err;
 
-	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 
 	mutex_lock(&vs->lock);
 	vj_ring_offsets(&vs->req, &off);
-	if (vma->vm_end - vma->vm_start != off.size) {
-		err = -EINVAL;
+	/* A mapping of the wrong shape does not create the ring. */
+	err = vj_ring_mmap_check(&off, vma);
+	if (err)
 		goto out_unlock;
-	}
 	err = vj_sock_ensure_ring(vs);
 	if (!err)
 		err = vj_ring_mmap(vs->ring, vma);
@@ -282,6 +313,7 @@ static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
 	st->rx_udp_bad_csum = rs.rx_udp_bad_csum;
 	st->rx_udp_malformed = rs.rx_udp_malformed;
 	st->rx_udp_not_peer = rs.rx_udp_not_peer;
+	st->rx_direct = rs.rx_direct;
 }
 
 /* The SOL_VJCHAN options common to every channel socket. */
@@ -478,13 +510,13 @@ void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
 	show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
 	show_num(seq, ntohs(f->dport));
 	show_num(seq, f->ifindex);
-	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
 		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
 		   st.rx_driver, fw_mode_name[chan->fw_mode],
 		   st.rx_hook, st.rx_xdp, st.rx_filtered, st.rx_csum_bad,
 		   st.rx_udp_bad_csum, st.rx_udp_malformed,
-		   st.rx_udp_not_peer);
+		   st.rx_udp_not_peer, st.rx_direct);
 }
 
 static const struct net_proto_family vj_family = {

@@ -9,7 +9,11 @@
  *   0                 producer index, flags      (kernel writes)
  *   VJ_OFF_CONSUMER   consumer index             (user space writes)
  *   VJ_OFF_DESC       entries * struct vj_desc   (kernel writes)
- *   bufs              entries * buf_size         (kernel writes)
+ *   bufs              entries * buf_size         (kernel or device writes)
+ *
+ * It is mapped whole at offset 0, or in two parts: the pages before bufs
+ * at offset 0 and the buffers alone at offset bufs (page aligned).  A
+ * direct ring's buffers are never mapped writable (vj_ring_mmap()).
  *
  * The producer and consumer words sit 128 bytes apart so that each side's
  * line, and the line the adjacent-line prefetcher pairs with it, stay with
@@ -34,6 +38,11 @@
  *   (F) flags = load_acquire(&flags)
  * (E) pairs with (F): a consumer that sees DEAD, then reads the producer
  * index, sees the final one; it can drain the ring and stop.
+ *
+ * Direct receive (VJ_BIND_F_DIRECT) keeps (A)..(F); the device writes the
+ * buffer before the driver sees it complete (the virtqueue's used ring),
+ * and (B) publishes it.  A buffer is reposted only after (A) has seen the
+ * consumer index that hands its slot back.
  *
  * On a UDP channel socket the kernel is also a consumer: the receiving
  * system call (vj_ring_peek(), vj_ring_consume()) reads the slot at its own
@@ -82,6 +91,7 @@ struct vj_ring_stats {
 	u64 rx_udp_bad_csum;
 	u64 rx_udp_malformed;
 	u64 rx_udp_not_peer;
+	u64 rx_direct;
 };
 
 /* Why the kernel consumer handed a slot back (vj_ring_consume()). */
@@ -122,6 +132,23 @@ struct vj_ring {
 	u32 gbuf_cap;		/* most global buffers it may hold */
 	atomic_t *net_gbufs;	/* its namespace's held count, vj_net */
 	bool dead;		/* device gone: nothing more will arrive */
+	/*
+	 * Direct receive (VJ_BIND_F_DIRECT): only the device writes the
+	 * buffers.  A buffer is on the free list, posted to the device, or
+	 * named by a slot in [reclaimed, prod); slots in [reclaimed, cons)
+	 * were handed back by the consumer and their buffers go back on the
+	 * free list at the next vj_ring_direct_get().
+	 */
+	bool direct;
+	/*
+	 * A mapping that could write the buffers was made (see
+	 * vj_ring_mmap()); a direct ring never has one.  Read and set under
+	 * the owning socket's lock, as direct is changed.
+	 */
+	bool bufs_writable;
+	u32 reclaimed;
+	u32 nfree;
+	u32 *free_ids;
 	struct vj_ring_stats stats;
 };
 
@@ -131,6 +158,8 @@ void vj_ring_offsets(const struct vj_ring_req *req,
 struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
 			       atomic_t *net_gbufs);
 void vj_ring_destroy(struct vj_ring *ring);
+int vj_ring_mmap_check(const struct vj_mmap_offsets *off,
+		       const struct vm_area_struct *vma);
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
@@ -147,6 +176,13 @@ bool vj_ring_readable(struct vj_ring *ring);
 bool vj_ring_waiting(struct vj_ring *ring);
 void vj_ring_set_dead(struct vj_ring *ring);
 bool vj_ring_dead(struct vj_ring *ring);
+int vj_ring_direct_init(struct vj_ring *ring);
+void vj_ring_direct_exit(struct vj_ring *ring);
+int vj_ring_direct_get(struct vj_ring *ring);
+void vj_ring_direct_put(struct vj_ring *ring, u32 id);
+void *vj_ring_direct_addr(struct vj_ring *ring, u32 id);
+int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
+			   int ifindex, __be16 proto);
 void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st);
 int vj_ring_peek(struct vj_ring *ring, struct vj_desc *d, u32 *idx);
 const u8 *vj_ring_data(struct vj_ring *ring, const struct vj_desc *d);

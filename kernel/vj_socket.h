@@ -10,6 +10,7 @@
 #include "vj_flow.h"
 
 struct seq_file;
+struct vj_direct;
 struct vm_area_struct;
 
 /* One channel socket; a UDP channel socket's object starts with it. */
@@ -19,6 +20,7 @@ struct vj_sock {
 	struct vj_ring_req req;
 	struct vj_ring *ring;
 	struct vj_chan chan;
+	struct vj_direct *direct;	/* VJ_BIND_F_DIRECT, set at bind */
 	bool bound;
 };
 

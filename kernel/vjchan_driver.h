@@ -73,6 +73,8 @@ void vj_netif_rx_batch(struct vj_buffer **bufs, unsigned int n);
  * @stack_copied: handed to the stack in a copy (no memory to replace the
  *	buffer's own)
  * @dropped: lost: channel full, no skb, or a bad length
+ * @direct: written by the device into a direct channel's ring and published
+ *	there without a copy (vj_direct_rx() only)
  * @stack_bytes: bytes of the frames in @stack and @stack_copied
  *
  * The caller zeroes it; vj_napi_rx_batch() adds to it.
@@ -82,10 +84,45 @@ struct vj_rx_result {
 	unsigned int stack;
 	unsigned int stack_copied;
 	unsigned int dropped;
+	unsigned int direct;
 	u64 stack_bytes;
 };
 
 void vj_napi_rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
 		      unsigned int n, struct vj_rx_result *res);
+
+/*
+ * Direct receive (VJ_BIND_F_DIRECT): a channel owns a device's receive
+ * queue, and the driver posts the channel's own ring buffers to it.
+ *
+ * A driver offers it with vj_direct_register() (and withdraws it with
+ * vj_direct_unregister() before unregister_netdev()).  When a channel binds
+ * direct, ops->attach() must take back every buffer posted to the queue and
+ * from then on post only buffers from vj_direct_get(); ops->detach() must
+ * take every one of those back (vj_direct_put()) and return to global
+ * buffers.  Both run under rtnl_lock; after detach() returns, the driver
+ * must not touch the vj_direct again.
+ *
+ * In the NAPI poll, each completed buffer goes to vj_direct_rx(), which
+ * publishes a frame of the channel's flow in place or copies any other frame
+ * into an skb for the stack, then vj_direct_rx_done() once per poll.
+ * Buffers are at most a page and never cross a page boundary.
+ */
+struct vj_direct;
+
+struct vj_direct_ops {
+	int (*attach)(struct net_device *dev, struct vj_direct *d);
+	void (*detach)(struct net_device *dev, struct vj_direct *d);
+};
+
+int vj_direct_register(struct net_device *dev, const struct vj_direct_ops *ops);
+void vj_direct_unregister(struct net_device *dev);
+int vj_direct_get(struct vj_direct *d, struct page **page,
+		  unsigned int *offset, unsigned int *size);
+void vj_direct_put(struct vj_direct *d, unsigned int id);
+void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
+		  unsigned int id, unsigned int off, unsigned int len,
+		  struct vj_rx_result *res);
+void vj_direct_rx_done(struct vj_direct *d);
 
 #endif /* _VJCHAN_DRIVER_H */

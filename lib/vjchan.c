@@ -76,6 +76,7 @@ int vj_bind_flags_parse(const char *s, __u16 *flags)
 		{ "sanctioned", VJ_BIND_FW_SANCTIONED, VJ_BIND_FW_MASK },
 		{ "bypass", VJ_BIND_FW_BYPASS, VJ_BIND_FW_MASK },
 		{ "transit", VJ_BIND_F_TRANSIT, VJ_BIND_F_TRANSIT },
+		{ "direct", VJ_BIND_F_DIRECT, VJ_BIND_F_DIRECT },
 	};
 	__u16 f = 0, seen = 0;
 	size_t n, i;
@@ -120,6 +121,45 @@ static int vj_offsets_ok(const struct vj_mmap_offsets *o)
 	       vj_fits(o->bufs, n * o->buf_size, 1, o->size);
 }
 
+/* Is the channel bound with VJ_BIND_F_DIRECT? */
+static int vj_bound_direct(int fd)
+{
+	struct sockaddr_vj sa;
+	socklen_t len = sizeof(sa);
+
+	memset(&sa, 0, sizeof(sa));
+	return !getsockname(fd, (struct sockaddr *)&sa, &len) &&
+	       len >= sizeof(sa) && sa.svj_family == AF_VJCHAN &&
+	       (sa.svj_flags & VJ_BIND_F_DIRECT);
+}
+
+/*
+ * A direct channel's buffers can only be mapped read-only: the pages
+ * before them go read-write at offset 0, the buffers read-only at offset
+ * bufs, both in one reservation so that they lie as one mapping would and
+ * one munmap() of the whole size undoes them.
+ */
+static unsigned char *vj_map_parts(int fd, const struct vj_mmap_offsets *off)
+{
+	unsigned char *map;
+	int e;
+
+	map = mmap(NULL, off->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	if (map == MAP_FAILED)
+		return map;
+	if (mmap(map, off->bufs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, 0) == MAP_FAILED ||
+	    mmap(map + off->bufs, off->size - off->bufs, PROT_READ,
+		 MAP_SHARED | MAP_FIXED, fd, (off_t)off->bufs) == MAP_FAILED) {
+		e = errno;
+		munmap(map, off->size);
+		errno = e;
+		return MAP_FAILED;
+	}
+	return map;
+}
+
 int vj_chan_map(struct vj_chan *ch)
 {
 	struct vj_mmap_offsets off;
@@ -133,8 +173,11 @@ int vj_chan_map(struct vj_chan *ch)
 	if (optlen < sizeof(off) || !vj_offsets_ok(&off))
 		return -EPROTO;
 
-	map = mmap(NULL, off.size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   ch->fd, 0);
+	if (vj_bound_direct(ch->fd))
+		map = vj_map_parts(ch->fd, &off);
+	else
+		map = mmap(NULL, off.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   ch->fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
 

@@ -149,7 +149,10 @@ int vj_bind_flags_parse(const char *s, __u16 *flags);
  *
  * Reads VJ_MMAP_OFFSETS, maps exactly the size it gives at offset 0 with
  * MAP_SHARED and derives every ring pointer from the offsets.  Must be done
- * before the fast-path functions below are used.
+ * before the fast-path functions below are used.  A channel bound with
+ * VJ_BIND_F_DIRECT is mapped in two parts at the same places: the buffers
+ * read-only (at offset bufs), the rest read-write; so bind a direct
+ * channel before mapping it (mapped before, the bind fails with EBUSY).
  *
  * Return: 0, -EBUSY if already mapped, -EPROTO if the kernel reports a layout
  * that does not fit its own size, or -errno of getsockopt() or mmap().

@@ -51,19 +51,22 @@ void op_mmap(void)
 	if (failed)
 		return;
 
-	switch (below(&R, 12)) {
+	switch (below(&R, 14)) {
 	case 0: len = o.size - pg; break;
 	case 1: len = o.size + pg; break;
 	case 2: len = o.size - 1; break;	/* rounds up to size */
 	case 3: len = chance(&R, 50) ? 0 : pg; break;
 	case 4: len = 2 * o.size; break;
+	case 5: len = o.bufs; break;		/* the part before the buffers */
+	case 6: len = o.size - o.bufs; break;	/* the buffers */
 	default: len = o.size; break;
 	}
-	switch (below(&R, 14)) {
+	switch (below(&R, 15)) {
 	case 0: off = pg; break;
 	case 1: off = 1; break;
 	case 2: off = (off_t)1 << 40; break;
 	case 3: off = (off_t)(((uint64_t)1 << 63) - pg); break;
+	case 4: off = (off_t)o.bufs; break;	/* the buffers */
 	default: off = 0; break;
 	}
 	r = below(&R, 100);
@@ -83,6 +86,12 @@ void op_mmap(void)
 	if (p == MAP_FAILED) {
 		if (r == ENOMEM && s->ring == RING_NO)
 			ring_set(s, RING_MAYBE);
+		return;
+	}
+	if (off || ((len + pg - 1) & ~(size_t)(pg - 1)) != o.size) {
+		/* A part of the area: checked, then not kept. */
+		ring_set(s, RING_YES);
+		munmap(p, len);
 		return;
 	}
 	map_add(mi, f->sock, p, prot, &o);

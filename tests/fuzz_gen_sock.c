@@ -406,7 +406,7 @@ void op_bind(void)
 	memset(sa, 0, sizeof(*sa));
 	sa->svj_family = chance(&R, 95) ? AF_VJCHAN : PICK(&R, bad_fams);
 	sa->svj_flags = chance(&R, 97) ? VJ_BIND_FW_BYPASS :
-			chance(&R, 50) ? 1u << below(&R, 16) : below(&R, 8);
+			chance(&R, 50) ? 1u << below(&R, 16) : below(&R, 16);
 	if (chance(&R, 20)) {
 		for (i = 0; i < MAX_SOCKS; i++) {
 			int j = (i + below(&R, MAX_SOCKS)) % MAX_SOCKS;

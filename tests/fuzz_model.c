@@ -526,13 +526,28 @@ static void x_bind_flags(struct expect *x, uint16_t fl)
 {
 	uint16_t mode = fl & VJ_BIND_FW_MASK;
 
-	if (fl & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT) ||
+	if (fl & ~(VJ_BIND_FW_MASK | VJ_BIND_F_TRANSIT | VJ_BIND_F_DIRECT) ||
 	    mode == VJ_BIND_FW_MASK)
 		x_must(x, EINVAL);
-	else if ((fl & VJ_BIND_F_TRANSIT) && mode != VJ_BIND_FW_BYPASS)
+	else if ((fl & (VJ_BIND_F_TRANSIT | VJ_BIND_F_DIRECT)) &&
+		 mode != VJ_BIND_FW_BYPASS)
 		x_must(x, EINVAL);
 	else if (mode == VJ_BIND_FW_SANCTIONED)
 		x_may(x, EOPNOTSUPP);	/* a kernel without conntrack marks */
+}
+
+/*
+ * A direct bypass channel also needs a device (EINVAL) whose driver offers
+ * direct receive (EOPNOTSUPP): none of the devices the fuzzer names (lo,
+ * vjtest0, eth0 on virtio_net) does.
+ */
+static void x_bind_direct(struct expect *x, uint16_t fl,
+			  const struct vj_flow *f)
+{
+	if (!(fl & VJ_BIND_F_DIRECT) ||
+	    (fl & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
+		return;
+	x_must(x, f->ifindex ? EOPNOTSUPP : EINVAL);
 }
 
 void expect_bind(struct expect *x, const struct msock *s,
@@ -559,6 +574,7 @@ void expect_bind(struct expect *x, const struct msock *s,
 	if (b->tail_at >= 0)
 		x_must(x, E2BIG);
 	x_bind_flags(x, b->sa.svj_flags);
+	x_bind_direct(x, b->sa.svj_flags, fl);
 	if (fl->family != AF_INET && fl->family != AF_INET6)
 		x_must(x, EAFNOSUPPORT);
 	if (fl->family == AF_INET &&
@@ -587,7 +603,8 @@ void model_bind(struct msock *s, const struct sockaddr_vj *sa, int r, int err)
 		s->flow = sa->svj_flow;
 		s->bound_at = now_ns();
 		ring_set(s, RING_YES);
-	} else if ((err == EADDRINUSE || err == ENODEV || err == ENOMEM) &&
+	} else if ((err == EADDRINUSE || err == ENODEV || err == ENOMEM ||
+		    (err == EOPNOTSUPP && (sa->svj_flags & VJ_BIND_F_DIRECT))) &&
 		   s->ring == RING_NO) {
 		/* Whether a bind that failed this late made the ring is not
 		 * documented.
@@ -611,17 +628,18 @@ void expect_getsockname(struct expect *x, int len, bool addr_ok,
 void expect_mmap(struct expect *x, const struct vj_mmap_offsets *o,
 		 size_t len, off_t off, int flags)
 {
+	size_t plen = (len + pg - 1) & ~(size_t)(pg - 1);
+
 	x_init(x);
 	if (!len)
 		x_must(x, EINVAL);
 	if (off % pg)
 		x_must(x, EINVAL);
-	if (off) {
-		x_must(x, EINVAL);
-		if (off > ((off_t)1 << 50))
-			x_must(x, EOVERFLOW);
-	}
-	if (((len + pg - 1) & ~(size_t)(pg - 1)) != o->size)
+	if (off > ((off_t)1 << 50))
+		x_must(x, EOVERFLOW);
+	/* The whole area or the part before the buffers at 0, the buffers. */
+	if (off ? (uint64_t)off != o->bufs || plen != o->size - o->bufs :
+		  plen != o->size && plen != o->bufs)
 		x_must(x, EINVAL);
 	if (!(flags & MAP_SHARED))
 		x_must(x, EINVAL);

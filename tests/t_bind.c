@@ -152,10 +152,38 @@ static int t_bind_flags(void)
 	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "mode 3");
 	sa.svj_flags = VJ_BIND_F_TRANSIT;
 	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "filtered transit");
-	sa.svj_flags = 1u << 3;
-	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "svj_flags 0x8");
+	sa.svj_flags = 1u << 4;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "svj_flags 0x10");
 	sa.svj_flags = 0x8000;
 	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "svj_flags 0x8000");
+	expect_unbound_and_bindable(fd, tport(1));
+	close(fd);
+	return 0;
+}
+
+/*
+ * VJ_BIND_F_DIRECT: bypass only and with a device (EINVAL), a device that
+ * exists (ENODEV) and whose driver offers direct receive (EOPNOTSUPP: lo
+ * does not).  The socket stays unbound and bindable after each.
+ */
+static int t_bind_direct_errors(void)
+{
+	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
+	struct sockaddr_vj sa;
+	int fd = vj_socket();
+
+	f.ifindex = 1;
+	sa = sa_of(&f);
+	sa.svj_flags = VJ_BIND_F_DIRECT;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "filtered direct");
+	sa.svj_flags = VJ_BIND_FW_SANCTIONED | VJ_BIND_F_DIRECT;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "sanctioned direct");
+	sa.svj_flags = VJ_BIND_FW_BYPASS | VJ_BIND_F_DIRECT;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EOPNOTSUPP, "direct on lo");
+	sa.svj_flow.ifindex = 0;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "direct, no device");
+	sa.svj_flow.ifindex = 0x7ffffff0;
+	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), ENODEV, "direct, no such device");
 	expect_unbound_and_bindable(fd, tport(1));
 	close(fd);
 	return 0;
@@ -447,6 +475,7 @@ const struct vj_case bind_cases[] = {
 	VJ_CASE("BIND_LONG_NONZERO_TAIL", t_bind_long_nonzero_tail),
 	VJ_CASE("BIND_BAD_FAMILY", t_bind_bad_family),
 	VJ_CASE("BIND_FLAGS", t_bind_flags),
+	VJ_CASE("BIND_DIRECT_ERRORS", t_bind_direct_errors),
 	VJ_CASE("BIND_FLOW_FAMILY", t_bind_flow_family),
 	VJ_CASE("BIND_FLOW_PAD", t_bind_flow_pad),
 	VJ_CASE("BIND_V4_HIGH_BYTES", t_bind_v4_high_bytes),

@@ -10,12 +10,14 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -51,22 +53,26 @@ static int t_mmap_bad_offset(void)
 }
 
 /*
- * The mmap length must equal vj_mmap_offsets.size: a page shorter or
- * longer, or a single page, is refused with EINVAL.  (Lengths that differ
- * by less than a page are indistinguishable after page rounding.)
+ * At offset 0 the mmap length must equal vj_mmap_offsets.size (or bufs,
+ * the part before the buffers, MMAP_PART_SHAPES): a page shorter or
+ * longer, or a page more than bufs, is refused with EINVAL.  (Lengths that
+ * differ by less than a page are indistinguishable after page rounding.)
  */
 static int t_mmap_bad_len(void)
 {
 	uint64_t size;
 	int fd = ring_size_fd(8, &size);
+	uint64_t bufs = vj_get_offsets(fd).bufs;
 	long pg = page_size();
 
 	EXPECT_ERR((long)mmap(NULL, size - pg, PROT_READ | PROT_WRITE,
 			      MAP_SHARED, fd, 0), EINVAL, "one page short");
 	EXPECT_ERR((long)mmap(NULL, size + pg, PROT_READ | PROT_WRITE,
 			      MAP_SHARED, fd, 0), EINVAL, "one page long");
-	EXPECT_ERR((long)mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			      fd, 0), EINVAL, "one page");
+	CHECK(bufs + pg < size - pg, "bufs %llu, size %llu: no length between",
+	      (unsigned long long)bufs, (unsigned long long)size);
+	EXPECT_ERR((long)mmap(NULL, bufs + pg, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, fd, 0), EINVAL, "a page past bufs");
 	EXPECT_ERR((long)mmap(NULL, size * 2, PROT_READ | PROT_WRITE,
 			      MAP_SHARED, fd, 0), EINVAL, "twice the size");
 	close(fd);
@@ -141,6 +147,131 @@ static int t_mmap_twice(void)
 	CHECK(chan_recv(&b, p, 3000), "no packet after unmapping the first");
 	chan_close(&b);
 	free(p);
+	return 0;
+}
+
+/*
+ * The area may also be mapped in two parts: the pages before the buffers at
+ * offset 0 and the buffers alone at offset bufs.  Other offsets and
+ * lengths stay EINVAL.
+ */
+static int t_mmap_part_shapes(void)
+{
+	uint64_t size, bufs;
+	int fd = ring_size_fd(64, &size);
+	long pg = page_size();
+	void *p;
+
+	bufs = vj_get_offsets(fd).bufs;
+	CHECK(bufs % pg == 0 && bufs < size, "bufs %llu of size %llu",
+	      (unsigned long long)bufs, (unsigned long long)size);
+	p = mmap(NULL, bufs, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_OK((long)p, "the part before the buffers");
+	munmap(p, bufs);
+	p = mmap(NULL, size - bufs, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 (off_t)bufs);
+	EXPECT_OK((long)p, "the buffers");
+	munmap(p, size - bufs);
+	EXPECT_ERR((long)mmap(NULL, size, PROT_READ, MAP_SHARED, fd,
+			      (off_t)bufs), EINVAL, "offset bufs, whole size");
+	EXPECT_ERR((long)mmap(NULL, size - bufs - pg, PROT_READ, MAP_SHARED,
+			      fd, (off_t)bufs), EINVAL,
+		   "offset bufs, a page short");
+	EXPECT_ERR((long)mmap(NULL, size - bufs - pg, PROT_READ, MAP_SHARED,
+			      fd, (off_t)bufs + pg), EINVAL,
+		   "offset bufs + a page");
+	EXPECT_ERR((long)mmap(NULL, bufs + pg, PROT_READ, MAP_SHARED, fd, 0),
+		   EINVAL, "offset 0, a page past bufs");
+	EXPECT_ERR((long)mmap(NULL, size - bufs, PROT_READ, MAP_PRIVATE, fd,
+			      (off_t)bufs), EINVAL, "the buffers MAP_PRIVATE");
+	close(fd);
+	return 0;
+}
+
+/*
+ * A channel mapped in two parts receives as one mapped whole: the parts are
+ * the same memory as a whole mapping of the same socket.
+ */
+static int t_mmap_parts(void)
+{
+	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
+				 tport(0), 0);
+	struct vj_pkt *p = malloc(sizeof(*p));
+	struct vj_chan a, b;
+	const char *why;
+	uint32_t seq;
+	struct pkt_info pi;
+
+	chan_init(&a, vj_socket());
+	EXPECT_OK(vj_set_ring(a.fd, 8, 2048), "VJ_RING");
+	EXPECT_OK(vj_bind(a.fd, &f), "bind");
+	why = ring_map_parts(&a, PROT_READ | PROT_WRITE);
+	CHECK(!why, "%s", why);
+	b = a;
+	why = ring_map_whole(&b, PROT_READ | PROT_WRITE);
+	CHECK(!why, "%s", why);
+	udp_send(NULL, 0, "127.0.0.1", tport(0), 5, 300);
+	CHECK(chan_recv(&a, p, 3000), "no packet through the parts");
+	pkt_expect_udp(p, &pi, &seq);
+	CHECK(seq == 5, "seq %u", seq);
+	CHECK(!memcmp(a.bufs + (size_t)p->d.buf * a.off.buf_size,
+		      b.bufs + (size_t)p->d.buf * b.off.buf_size, p->d.len),
+	      "the buffer part and the whole mapping differ");
+	CHECK(atomic_load(b.cons) == 1, "whole mapping sees consumer %u",
+	      atomic_load(b.cons));
+	chan_unmap(&b);
+	chan_close(&a);
+	free(p);
+	return 0;
+}
+
+static void store_into(void *arg)
+{
+	*(volatile uint8_t *)arg = 1;
+}
+
+/*
+ * A mapping of the buffers alone made without PROT_WRITE can never be
+ * written: a store faults, mprotect(PROT_WRITE) fails with EACCES.  A whole
+ * mapping made without PROT_WRITE can still be made writable, as ever.
+ */
+static int t_mmap_bufs_readonly(void)
+{
+	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
+				 tport(0), 0);
+	struct vj_chan c;
+	const char *why;
+	size_t blen;
+	pid_t pid;
+	int st;
+	void *w;
+
+	chan_init(&c, vj_socket());
+	EXPECT_OK(vj_bind(c.fd, &f), "bind");
+	why = ring_map_parts(&c, PROT_READ);
+	CHECK(!why, "%s", why);
+	blen = c.off.size - c.off.bufs;
+	EXPECT_ERR(mprotect(c.bufs, blen, PROT_READ | PROT_WRITE), EACCES,
+		   "mprotect(PROT_WRITE) of read-only buffers");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", errname(errno));
+	if (!pid) {
+		store_into(c.bufs);
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+	      WTERMSIG(st) == SIGSEGV, "a store into read-only buffers: "
+	      "status %#x, want SIGSEGV", st);
+	chan_unmap(&c);
+
+	w = mmap(NULL, c.off.size, PROT_READ, MAP_SHARED, c.fd, 0);
+	EXPECT_OK((long)w, "read-only whole mapping");
+	EXPECT_OK(mprotect(w, c.off.size, PROT_READ | PROT_WRITE),
+		  "mprotect(PROT_WRITE) of a read-only whole mapping");
+	munmap(w, c.off.size);
+	close(c.fd);
 	return 0;
 }
 
@@ -302,7 +433,7 @@ static int t_proc_format(void)
 	chan_open(&a, &f4, 16, 4096);
 	chan_open(&b, &f6, 8, 2048);
 	n = proc_chan_find(sock_ino(a.fd), fl, 28);
-	CHECK(n == 24, "v4 line has %d fields, want 24", n);
+	CHECK(n == 25, "v4 line has %d fields, want 25", n);
 	CHECK(field_is(fl[1], "ipv4"), "family \"%s\"", fl[1]);
 	CHECK(field_is(fl[2], "17") || field_is(fl[2], "udp"),
 	      "proto \"%s\"", fl[2]);
@@ -315,12 +446,12 @@ static int t_proc_format(void)
 	CHECK(!strcmp(fl[7], "1"), "ifindex \"%s\"", fl[7]);
 	CHECK(!strcmp(fl[8], "16") && !strcmp(fl[9], "4096"),
 	      "geometry \"%s\" \"%s\"", fl[8], fl[9]);
-	for (n = 10; n < 21; n++)
+	for (n = 10; n < 25; n++)
 		CHECK(n == 16 || !strcmp(fl[n], "0"), "counter %d is \"%s\"",
 		      n, fl[n]);
 
 	n = proc_chan_find(sock_ino(b.fd), fl, 28);
-	CHECK(n == 24, "v6 line has %d fields, want 24", n);
+	CHECK(n == 25, "v6 line has %d fields, want 25", n);
 	CHECK(!strcmp(fl[16], "bypass"), "firewall mode \"%s\"", fl[16]);
 	CHECK(field_is(fl[1], "ipv6"), "family \"%s\"", fl[1]);
 	CHECK(!strcmp(fl[2], "*") && !strcmp(fl[3], "*") &&
@@ -334,7 +465,7 @@ static int t_proc_format(void)
 	udp_send("127.0.0.2", tport(1), "127.0.0.1", tport(0), 1, 100);
 	CHECK(vj_wait_total(a.fd, 1, 3000), "packet not counted");
 	n = proc_chan_find(sock_ino(a.fd), fl, 28);
-	CHECK(n == 24 && !strcmp(fl[10], "1"),
+	CHECK(n == 25 && !strcmp(fl[10], "1"),
 	      "rx_packets column \"%s\" after one packet", fl[10]);
 	CHECK(strtoull(fl[11], NULL, 10) == vj_get_stats(a.fd).rx_bytes,
 	      "rx_bytes column \"%s\" disagrees with VJ_STATISTICS", fl[11]);
@@ -377,6 +508,9 @@ const struct vj_case mmap_cases[] = {
 	VJ_CASE("MMAP_PRIVATE", t_mmap_private),
 	VJ_CASE("MMAP_BEFORE_BIND", t_mmap_before_bind),
 	VJ_CASE("MMAP_TWICE", t_mmap_twice),
+	VJ_CASE("MMAP_PART_SHAPES", t_mmap_part_shapes),
+	VJ_CASE("MMAP_PARTS", t_mmap_parts),
+	VJ_CASE("MMAP_BUFS_READONLY", t_mmap_bufs_readonly),
 	VJ_CASE("MEMLOCK", t_memlock),
 	VJ_CASE("MEMLOCK_MMAP", t_memlock_mmap),
 	VJ_CASE("MEMLOCK_CUMULATIVE", t_memlock_cumulative),

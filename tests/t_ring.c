@@ -88,7 +88,7 @@ static int t_stats_exact(void)
 	      (unsigned long long)s.rx_truncated,
 	      (unsigned long long)s.rx_driver);
 	n = proc_chan_find(sock_ino(c.fd), fl, 28);
-	CHECK(n == 24, "/proc/net/vjchan line has %d fields", n);
+	CHECK(n == 25, "/proc/net/vjchan line has %d fields", n);
 	CHECK(strtoull(fl[10], NULL, 10) == s.rx_packets &&
 	      strtoull(fl[11], NULL, 10) == s.rx_bytes &&
 	      strtoull(fl[12], NULL, 10) == s.rx_ring_full &&
@@ -102,13 +102,16 @@ static int t_stats_exact(void)
 	      strtoull(fl[20], NULL, 10) == s.rx_csum_bad &&
 	      strtoull(fl[21], NULL, 10) == s.rx_udp_bad_csum &&
 	      strtoull(fl[22], NULL, 10) == s.rx_udp_malformed &&
-	      strtoull(fl[23], NULL, 10) == s.rx_udp_not_peer,
+	      strtoull(fl[23], NULL, 10) == s.rx_udp_not_peer &&
+	      strtoull(fl[24], NULL, 10) == s.rx_direct,
 	      "/proc columns %s %s %s %s %s %s %s %s %s %s disagree with "
 	      "VJ_STATISTICS", fl[10], fl[11], fl[12], fl[13], fl[14], fl[15],
 	      fl[16], fl[17], fl[18], fl[19]);
 	CHECK(s.rx_packets == s.rx_hook + s.rx_driver + s.rx_xdp +
 	      s.rx_filtered, "rx_packets %llu is not the sum of the paths",
 	      (unsigned long long)s.rx_packets);
+	CHECK(!s.rx_direct, "rx_direct %llu without a direct channel",
+	      (unsigned long long)s.rx_direct);
 
 	/* The 8 stored are the first 8 sent. */
 	for (i = 0; i < 8; i++) {

@@ -187,6 +187,184 @@ t_tcp() {
 	fi
 }
 
+# direct NAME KIND DADDR PORT: N datagrams from the peer into a direct
+# channel (VJ_BIND_F_DIRECT): the device writes them into the ring, so every
+# one is counted in rx_direct, and each is verified.
+direct() {
+	local name=$1 kind=$2 daddr=$3 port=$4 n=300 rc out c0 c1 got dir
+	c0=$(ethstat "$dev" rx_direct)
+	if ! recv_start "$name" -m bypass --direct --verify -q -e 512 -c $n \
+			-t 20 $kind dport $port dev "$dev"; then
+		fail "$name" "vjchan-recv not ready: $(cat "$tmp/$name.out")"
+		return
+	fi
+	local r=$rpid
+	if ! out=$(ip netns exec peer vjchan-send -c $n -s 1200 -r 500 \
+			"$daddr" "$port" 2>&1); then
+		fail "$name" "vjchan-send: $out"
+		kill "$r" 2>/dev/null
+		return
+	fi
+	recv_wait "$r"
+	rc=$?
+	c1=$(ethstat "$dev" rx_direct)
+	got=$(field "$tmp/$name.out" received)
+	dir=$(field "$tmp/$name.out" rx_direct)
+	if [ "$rc" -ne 0 ] || [ "$got" != "$n" ]; then
+		fail "$name" "vjchan-recv exit $rc, received ${got:-?} of $n"
+		sed 's/^/# /' "$tmp/$name.out" | tail -n 20 >&2
+	elif [ "$dir" != "$n" ]; then
+		fail "$name" "rx_direct $dir of $n"
+	elif [ $((c1 - c0)) -ne $n ]; then
+		fail "$name" "device rx_direct +$((c1 - c0)), sent $n"
+	else
+		ok "$name"
+	fi
+}
+
+# buffers_home: every channel buffer posted to the device came back.
+buffers_home() {
+	local i p r
+	for i in $(seq 50); do
+		p=$(ethstat "$dev" rx_direct_posted)
+		r=$(ethstat "$dev" rx_direct_returned)
+		[ -n "$p" ] && [ "$p" = "$r" ] && return 0
+		sleep 0.1
+	done
+	echo "rx_direct_posted $p, rx_direct_returned $r"
+	return 1
+}
+
+# A direct channel bound: ping and TCP (checksummed by the stack, which gets
+# copies) still work, a second direct channel gets EBUSY, a non-bypass or
+# device-less one EINVAL, and closing it returns every buffer.
+t_direct_shared() {
+	local why= out port=5102 total=1000000 got addr d
+	if ! recv_start dshare -m bypass --direct -q -t 120 udp4 dport 9530 \
+			dev "$dev"; then
+		fail VJNET_DIRECT_SHARED "vjchan-recv: $(cat "$tmp/dshare.out")"
+		return
+	fi
+	d=$rpid
+	out=$(vjchan-recv -m bypass --direct -c 1 -t 1 udp4 dport 9531 \
+		dev "$dev" 2>&1) && why+=" second direct channel bound;"
+	echo "$out" | grep -q 'busy' || why+=" second: $out;"
+	out=$(vjchan-recv --direct -c 1 -t 1 udp4 dport 9531 dev "$dev" 2>&1) &&
+		why+=" filtered direct channel bound;"
+	echo "$out" | grep -q 'Invalid argument' || why+=" filtered: $out;"
+	out=$(vjchan-recv -m bypass --direct -c 1 -t 1 udp4 dport 9531 2>&1) &&
+		why+=" direct channel without a device bound;"
+	echo "$out" | grep -q 'Invalid argument' || why+=" no dev: $out;"
+	ping -c 3 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" ping v4;"
+	ping -6 -c 3 -i 0.2 -W 2 2001:db8:2::2 >/dev/null 2>&1 || why+=" ping v6;"
+	for addr in 192.0.2.129 2001:db8:2::1; do
+		rm -f "$tmp/tcp.ready"
+		timeout 60 python3 -c "$tcp_server_py" "$addr" $port \
+			"$tmp/tcp.ready" >/dev/null 2>&1 &
+		local sp=$!
+		bgpids+=("$sp")
+		if ! wait_file "$tmp/tcp.ready" 10; then
+			why+=" $addr: server did not start;"
+			kill "$sp" 2>/dev/null
+			continue
+		fi
+		got=$(timeout 60 ip netns exec peer python3 -c "$tcp_client_py" \
+			"$addr" $port $total 2>&1)
+		wait "$sp" 2>/dev/null
+		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
+	done
+	kill "$d" 2>/dev/null
+	wait "$d" 2>/dev/null
+	out=$(buffers_home) || why+=" $out;"
+	ping -c 2 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" ping after close;"
+	if [ -n "$why" ]; then
+		fail VJNET_DIRECT_SHARED "$why"
+	else
+		ok VJNET_DIRECT_SHARED
+	fi
+}
+
+# A hostile owner of a direct channel: vj_scribble checks first that it
+# cannot get write access to the buffers (mmap, mprotect, stores,
+# /proc/self/mem, process_vm_writev, read(), fork, mremap; "bad:" lines
+# otherwise), then scribbles on the consumer index and descriptors and
+# tries to write the buffers while datagrams flow into the channel, UDP
+# datagrams to an ordinary socket and TCP to the stack.  The stack's frames
+# come off the owner's queue: every UDP datagram arrives with its payload
+# intact and TCP is intact; bad consumer values are counted; every frame
+# the channel got was written by the device (rx_packets = rx_driver =
+# rx_direct, as many as the device counted), none was lost for room, no
+# store into a buffer went through, every buffer comes back on close.
+t_direct_hostile() {
+	local why= out s port=5103 total=500000 got addr c0 c1 n u un=500
+	rm -f "$tmp/scr.ready" "$tmp/hsink.ready"
+	c0=$(ethstat "$dev" rx_direct)
+	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 14 \
+		"$tmp/scr.ready" >"$tmp/scr.out" 2>&1 &
+	s=$!
+	bgpids+=("$s")
+	if ! wait_file "$tmp/scr.ready" 10; then
+		fail VJNET_DIRECT_HOSTILE "vj_scribble: $(tr '\n' ' ' <"$tmp/scr.out")"
+		kill_bg
+		return
+	fi
+	python3 -c "$udp_sink_py" 192.0.2.129 9541 $un "$tmp/hsink.ready" \
+		>"$tmp/hsink.out" 2>&1 &
+	u=$!
+	bgpids+=("$u")
+	wait_file "$tmp/hsink.ready" 10 || why+=" no UDP sink;"
+	ip netns exec peer vjchan-send -c 3000 -s 1000 -r 500 192.0.2.129 9540 \
+		>/dev/null 2>&1 &
+	bgpids+=($!)
+	ip netns exec peer vjchan-send -c $un -s 1000 -r 100 192.0.2.129 9541 \
+		>/dev/null 2>&1 &
+	bgpids+=($!)
+	for addr in 192.0.2.129 2001:db8:2::1; do
+		rm -f "$tmp/tcp.ready"
+		timeout 30 python3 -c "$tcp_server_py" "$addr" $port \
+			"$tmp/tcp.ready" >/dev/null 2>&1 &
+		local sp=$!
+		bgpids+=("$sp")
+		if ! wait_file "$tmp/tcp.ready" 10; then
+			why+=" $addr: server did not start;"
+			kill "$sp" 2>/dev/null
+			continue
+		fi
+		got=$(timeout 30 ip netns exec peer python3 -c "$tcp_client_py" \
+			"$addr" $port $total 2>&1)
+		wait "$sp" 2>/dev/null
+		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
+	done
+	wait "$u"
+	[ "$(cat "$tmp/hsink.out")" = $un ] ||
+		why+=" UDP to the stack: $(cat "$tmp/hsink.out") of $un intact;"
+	wait "$s" || why+=" vj_scribble: $(tr '\n' ' ' <"$tmp/scr.out");"
+	out=$(sed -n 's/^bad: //p' "$tmp/scr.out" | tr '\n' ';')
+	[ -z "$out" ] || why+=" $out"
+	[ "$(field "$tmp/scr.out" buf_writes)" = 0 ] ||
+		why+=" buf_writes $(field "$tmp/scr.out" buf_writes);"
+	c1=$(ethstat "$dev" rx_direct)
+	n=$(field "$tmp/scr.out" rx_direct)
+	[ "${n:-0}" -gt 0 ] 2>/dev/null ||
+		why+=" no direct frames: $(tr '\n' ' ' <"$tmp/scr.out");"
+	[ "$(field "$tmp/scr.out" rx_packets)" = "$n" ] &&
+		[ "$(field "$tmp/scr.out" rx_driver)" = "$n" ] ||
+		why+=" counters: $(tr '\n' ' ' <"$tmp/scr.out");"
+	[ "$(field "$tmp/scr.out" rx_ring_full)" = 0 ] ||
+		why+=" rx_ring_full $(field "$tmp/scr.out" rx_ring_full);"
+	[ $((c1 - c0)) = "$n" ] || why+=" device rx_direct +$((c1 - c0)), channel $n;"
+	[ "$(field "$tmp/scr.out" rx_invalid_cons)" -gt 0 ] 2>/dev/null ||
+		why+=" no consumer value rejected;"
+	out=$(buffers_home) || why+=" $out;"
+	ping -c 2 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" ping after;"
+	kill_bg
+	if [ -n "$why" ]; then
+		fail VJNET_DIRECT_HOSTILE "$why"
+	else
+		ok VJNET_DIRECT_HOSTILE
+	fi
+}
+
 t_neigh() {
 	local why= st
 	ip neigh flush dev "$dev" 2>/dev/null
@@ -289,10 +467,11 @@ t_counters() {
 	fi
 }
 
-# busy_start PORT: a bypass channel on the device, and traffic from the
-# peer into it and to the stack (ping); sets $busy_recv.
+# busy_start PORT [--direct]: a bypass channel on the device, and traffic
+# from the peer into it and to the stack (ping); sets $busy_recv.
 busy_start() {
-	recv_start busy -m bypass -q -t 60 udp4 dport "$1" dev "$dev" || return 1
+	recv_start busy -m bypass ${2:-} -q -t 60 udp4 dport "$1" dev "$dev" ||
+		return 1
 	busy_recv=$rpid
 	ip netns exec peer vjchan-send -c 3000 -s 512 -r 1000 192.0.2.129 "$1" \
 		>/dev/null 2>&1 &
@@ -320,18 +499,23 @@ busy_end() {
 		{ echo "vjchan-recv: $(head -n 2 "$tmp/busy.out" | tr '\n' ' ')"; return 1; }
 	[ "$(field "$tmp/busy.out" rx_driver)" -gt 0 ] ||
 		{ echo "no frames through the driver before the move"; return 1; }
+	if [ -n "${1:-}" ] && ! [ "$(field "$tmp/busy.out" rx_direct)" -gt 0 ]; then
+		echo "no frames written directly before the move"
+		return 1
+	fi
 	return 0
 }
 
 t_detach_busy() {
 	local why= out
-	if ! busy_start 9700; then
-		fail VJNET_DETACH_BUSY "no channel"
+	# A direct channel: its buffers must come back from the queue.
+	if ! busy_start 9700 --direct; then
+		fail VJNET_DETACH_BUSY "no channel: $(cat "$tmp/busy.out")"
 		return
 	fi
 	out=$(vjchan-ctl detach "$dev" 2>&1) || why+=" detach: $out;"
 	[ "$(drv_of "$vdev")" = virtio_net ] || why+=" $vdev on $(drv_of "$vdev");"
-	out=$(busy_end) || why+=" $out;"
+	out=$(busy_end direct) || why+=" $out;"
 	out=$(pool_free_ok) || why+=" $out;"
 	kill_bg
 	if [ -n "$why" ]; then
@@ -350,8 +534,8 @@ t_unload_busy() {
 		fail VJNET_UNLOAD_BUSY "re-attach: $dev $out"
 		return
 	fi
-	if ! busy_start 9701; then
-		fail VJNET_UNLOAD_BUSY "no channel"
+	if ! busy_start 9701 --direct; then
+		fail VJNET_UNLOAD_BUSY "no channel: $(cat "$tmp/busy.out")"
 		return
 	fi
 	for i in $(seq 30); do
@@ -359,7 +543,7 @@ t_unload_busy() {
 		sleep 0.2
 	done
 	[ -d /sys/module/vjnet ] && why+=" rmmod vjnet: $(rmmod vjnet 2>&1);"
-	out=$(busy_end) || why+=" $out;"
+	out=$(busy_end direct) || why+=" $out;"
 	out=$(pool_free_ok) || why+=" $out;"
 	kill_bg
 	echo "$vdev" >/sys/bus/virtio/drivers/virtio_net/bind 2>/dev/null
@@ -374,6 +558,8 @@ t_unload_busy() {
 
 cases="VJNET_ATTACH VJNET_BYPASS_UDP4 VJNET_BYPASS_UDP6 VJNET_PING VJNET_TCP
        VJNET_ARP_ND VJNET_OTHER_UDP VJNET_FILTERED VJNET_COUNTERS
+       VJNET_DIRECT_UDP4 VJNET_DIRECT_UDP6 VJNET_DIRECT_SHARED
+       VJNET_DIRECT_HOSTILE
        VJNET_DETACH_BUSY VJNET_UNLOAD_BUSY"
 fail_all() {
 	local c
@@ -413,5 +599,9 @@ t_filtered
 t_counters
 kill "${hold4:-}" "${hold6:-}" 2>/dev/null
 wait "${hold4:-}" "${hold6:-}" 2>/dev/null
+direct VJNET_DIRECT_UDP4 udp4 192.0.2.129 9520
+direct VJNET_DIRECT_UDP6 udp6 2001:db8:2::1 9521
+t_direct_shared
+t_direct_hostile
 t_detach_busy
 t_unload_busy

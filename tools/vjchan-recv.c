@@ -42,6 +42,7 @@ struct recv_opts {
 	const char		*write_file;	/* -w */
 	unsigned long		snaplen;	/* 0: the buffer size */
 	int			print;		/* lines per packet with -w */
+	int			direct;		/* --direct: VJ_BIND_F_DIRECT */
 };
 
 struct recv_stats {
@@ -73,6 +74,8 @@ static void usage(FILE *f)
 "  -w, --write FILE     write the packets to FILE as pcapng (\"-\": stdout)\n"
 "      --snaplen N      with -w, keep at most N bytes of each packet\n"
 "      --print          with -w, still print a line per packet\n"
+"      --direct         own the device's receive queue: the device writes\n"
+"                       into the ring (bypass, with dev; see vjchan(7))\n"
 "  -h, --help           this text\n"
 "\n"
 "FLOWSPEC: KIND [sport N] [dport N] [saddr A] [daddr A] [dev NAME|ifindex N]\n"
@@ -110,6 +113,7 @@ static int parse_args(int argc, char **argv, struct recv_opts *o,
 		TOOL_OPT_NUM("snaplen", TOOL_LONG_ONLY + 1, TOOL_ULONG,
 			     &o->snaplen, 1, UINT32_MAX, "snaplen"),
 		TOOL_OPT_FLAG("print", TOOL_LONG_ONLY + 2, &o->print),
+		TOOL_OPT_FLAG("direct", TOOL_LONG_ONLY + 3, &o->direct),
 		TOOL_OPT_END
 	};
 	char spec[512] = "";
@@ -197,6 +201,7 @@ static void print_flags(__u32 flags)
 		{ VJ_DESC_F_L2,		"L2" },
 		{ VJ_DESC_F_TRUNC,	"TRUNC" },
 		{ VJ_DESC_F_DRIVER,	"DRIVER" },
+		{ VJ_DESC_F_DIRECT,	"DIRECT" },
 	};
 	const char *sep = "";
 	unsigned int i;
@@ -284,6 +289,7 @@ static void summary(struct vj_chan *ch, const struct recv_opts *o,
 	       (unsigned long long)st.rx_invalid_cons);
 	printf("rx_truncated %llu\n", (unsigned long long)st.rx_truncated);
 	printf("rx_driver %llu\n", (unsigned long long)st.rx_driver);
+	printf("rx_direct %llu\n", (unsigned long long)st.rx_direct);
 	printf("rx_hook %llu\n", (unsigned long long)st.rx_hook);
 	printf("rx_xdp %llu\n", (unsigned long long)st.rx_xdp);
 	printf("rx_filtered %llu\n", (unsigned long long)st.rx_filtered);
@@ -385,7 +391,8 @@ int main(int argc, char **argv)
 			" (is the vjchan module loaded?)" : "");
 		return 1;
 	}
-	err = vj_chan_bind_flags(&ch, &flow, o.bind_flags);
+	err = vj_chan_bind_flags(&ch, &flow, o.bind_flags |
+				 (o.direct ? VJ_BIND_F_DIRECT : 0));
 	if (err) {
 		vj_flow_format(&flow, text, sizeof(text));
 		fprintf(stderr, "vjchan-recv: bind %s: %s\n", text,

@@ -28,6 +28,9 @@ static const struct vjnet_stat_desc vjnet_rx_descs[] = {
 	VJNET_RX_STAT("rx_length_errors", length_errors),
 	VJNET_RX_STAT("rx_pool_empty", pool_empty),
 	VJNET_RX_STAT("rx_polls", polls),
+	VJNET_RX_STAT("rx_direct", direct),
+	VJNET_RX_STAT("rx_direct_posted", direct_posted),
+	VJNET_RX_STAT("rx_direct_returned", direct_returned),
 };
 
 static const struct vjnet_stat_desc vjnet_tx_descs[] = {

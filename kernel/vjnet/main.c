@@ -19,6 +19,7 @@
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/virtio.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ids.h>
@@ -156,14 +157,23 @@ static int vjnet_probe(struct virtio_device *vdev)
 		goto err_free_netdev;
 	virtio_device_ready(vdev);
 
-	err = register_netdev(dev);
+	rtnl_lock();
+	err = vj_direct_register(dev, &vjnet_direct_ops);
+	rtnl_unlock();
 	if (err)
 		goto err_reset;
+	err = register_netdev(dev);
+	if (err)
+		goto err_direct;
 	vjnet_update_carrier(vi);
 	netdev_info(dev, "vjnet on %s, %pM\n", dev_name(&vdev->dev),
 		    dev->dev_addr);
 	return 0;
 
+err_direct:
+	rtnl_lock();
+	vj_direct_unregister(dev);
+	rtnl_unlock();
 err_reset:
 	virtio_reset_device(vdev);
 	vdev->config->del_vqs(vdev);
@@ -180,6 +190,10 @@ static void vjnet_remove(struct virtio_device *vdev)
 
 	/* The virtio core calls no config_changed() any more. */
 	cancel_work_sync(&vi->config_work);
+	/* A direct channel's buffers come back before the device goes. */
+	rtnl_lock();
+	vj_direct_unregister(dev);
+	rtnl_unlock();
 	unregister_netdev(dev);
 	virtio_reset_device(vdev);
 	vjnet_rx_free_unused(vi);

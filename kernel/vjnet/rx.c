@@ -5,11 +5,21 @@
  * buf->data.  The NAPI poll takes completed buffers, hands them to vjchan in
  * one vj_napi_rx_batch() (bound channels get theirs, the rest become skbs in
  * this poll without a copy), reclaims sent frames and refills the queue.
+ *
+ * Direct receive: while a channel owns the queue (vi->direct), it holds that
+ * channel's ring buffers instead, one scatterlist entry each (a buffer is
+ * at most a page and within one), the header at offset 0 and the frame
+ * behind it.  Their tokens are the buffer id shifted left with bit 0 set,
+ * which no vj_buffer pointer has.  Each completed one goes to
+ * vj_direct_rx().  When user space holds every buffer, the queue is empty
+ * and the poll runs again a jiffy later to repost what it handed back.
  */
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/virtio.h>
+#include <linux/virtio_config.h>
 
 #include "vjnet.h"
 
@@ -30,9 +40,42 @@ static int rx_add(struct vjnet_priv *vi, gfp_t gfp)
 	return err;
 }
 
+static void *direct_token(unsigned int id)
+{
+	return (void *)(((unsigned long)id << 1) | 1);
+}
+
+static bool token_is_direct(void *token, unsigned int *id)
+{
+	unsigned long t = (unsigned long)token;
+
+	*id = t >> 1;
+	return t & 1;
+}
+
+/* Post one buffer of the direct channel. */
+static int rx_add_direct(struct vjnet_priv *vi, gfp_t gfp)
+{
+	unsigned int off, size;
+	struct scatterlist sg;
+	struct page *page;
+	int id, err;
+
+	id = vj_direct_get(vi->direct, &page, &off, &size);
+	if (id < 0)
+		return id;
+	sg_init_table(&sg, 1);
+	sg_set_page(&sg, page, size, off);
+	err = virtqueue_add_inbuf(vi->rvq, &sg, 1, direct_token(id), gfp);
+	if (err)
+		vj_direct_put(vi->direct, id);
+	return err;
+}
+
 /*
- * Fill the receive queue.  Returns false if the pool ran dry with the queue
- * empty: nothing will complete, so someone must try again later.
+ * Fill the receive queue.  Returns false if the pool (or the direct
+ * channel) had no buffer with the queue empty: nothing will complete, so
+ * someone must try again later.
  */
 bool vjnet_rx_fill(struct vjnet_priv *vi, gfp_t gfp)
 {
@@ -40,16 +83,17 @@ bool vjnet_rx_fill(struct vjnet_priv *vi, gfp_t gfp)
 	int err = 0;
 
 	while (vi->rvq->num_free) {
-		err = rx_add(vi, gfp);
+		err = vi->direct ? rx_add_direct(vi, gfp) : rx_add(vi, gfp);
 		if (err)
 			break;
 		added++;
 	}
-	if (err == -ENOMEM) {
-		u64_stats_update_begin(&vi->rx_stats.syncp);
+	u64_stats_update_begin(&vi->rx_stats.syncp);
+	if (err == -ENOMEM)
 		u64_stats_inc(&vi->rx_stats.pool_empty);
-		u64_stats_update_end(&vi->rx_stats.syncp);
-	}
+	if (vi->direct)
+		u64_stats_add(&vi->rx_stats.direct_posted, added);
+	u64_stats_update_end(&vi->rx_stats.syncp);
 	if (added)
 		virtqueue_kick(vi->rvq);
 	return virtqueue_get_vring_size(vi->rvq) != vi->rvq->num_free;
@@ -100,6 +144,37 @@ static unsigned int rx_collect(struct vjnet_priv *vi, int budget,
 	return n;
 }
 
+/* Direct receive: each completed channel buffer to vj_direct_rx(). */
+static unsigned int rx_direct(struct vjnet_priv *vi, int budget,
+			      struct vj_rx_result *res, u64 *bytes)
+{
+	unsigned int n = 0, len, id, bad = 0;
+	void *token;
+
+	while (n < budget && (token = virtqueue_get_buf(vi->rvq, &len))) {
+		if (WARN_ON_ONCE(!token_is_direct(token, &id))) {
+			vj_put_buffer(token);
+			continue;
+		}
+		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN)) {
+			bad++;
+			vj_direct_put(vi->direct, id);
+			continue;
+		}
+		*bytes += len - VJNET_HDR_LEN;
+		vj_direct_rx(vi->direct, &vi->napi, id, VJNET_HDR_LEN,
+			     len - VJNET_HDR_LEN, res);
+		n++;
+	}
+	if (n)
+		vj_direct_rx_done(vi->direct);
+	u64_stats_update_begin(&vi->rx_stats.syncp);
+	u64_stats_add(&vi->rx_stats.length_errors, bad);
+	u64_stats_add(&vi->rx_stats.direct_returned, n + bad);
+	u64_stats_update_end(&vi->rx_stats.syncp);
+	return n;
+}
+
 int vjnet_poll(struct napi_struct *napi, int budget)
 {
 	struct vjnet_priv *vi = container_of(napi, struct vjnet_priv, napi);
@@ -109,7 +184,11 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	u64 bytes = 0;
 
 	vjnet_tx_reclaim(vi, budget);
-	if (budget) {
+	if (budget && vi->direct) {
+		n = rx_direct(vi, budget, &res, &bytes);
+		if (!vjnet_rx_fill(vi, GFP_ATOMIC))
+			schedule_delayed_work(&vi->refill, 1);
+	} else if (budget) {
 		n = rx_collect(vi, min_t(int, budget, NAPI_POLL_WEIGHT),
 			       &bytes);
 		if (n)
@@ -126,6 +205,7 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	u64_stats_add(&st->stack_copied, res.stack_copied);
 	u64_stats_add(&st->stack_bytes, res.stack_bytes);
 	u64_stats_add(&st->dropped, res.dropped);
+	u64_stats_add(&st->direct, res.direct);
 	u64_stats_inc(&st->polls);
 	u64_stats_update_end(&st->syncp);
 
@@ -142,11 +222,90 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	return n;
 }
 
-/* Device reset: give every buffer still posted back to the pool. */
+/* A posted buffer taken back unused: to the pool or the direct channel. */
+static void rx_recycle(struct virtqueue *rvq, void *token)
+{
+	struct vjnet_priv *vi = rvq->vdev->priv;
+	unsigned int id;
+
+	if (!token_is_direct(token, &id)) {
+		vj_put_buffer(token);
+		return;
+	}
+	vj_direct_put(vi->direct, id);
+	u64_stats_update_begin(&vi->rx_stats.syncp);
+	u64_stats_inc(&vi->rx_stats.direct_returned);
+	u64_stats_update_end(&vi->rx_stats.syncp);
+}
+
+/* Device reset: give every buffer still posted back to its owner. */
 void vjnet_rx_free_unused(struct vjnet_priv *vi)
 {
-	struct vj_buffer *buf;
+	void *token;
 
-	while ((buf = virtqueue_detach_unused_buf(vi->rvq)))
-		vj_put_buffer(buf);
+	while ((token = virtqueue_detach_unused_buf(vi->rvq)))
+		rx_recycle(vi->rvq, token);
 }
+
+/*
+ * Give the receive queue to @d (or back to global buffers, @d NULL): stop
+ * NAPI, take every posted buffer back with a reset of the queue alone
+ * (VIRTIO_F_RING_RESET), switch, refill.  Under rtnl_lock, so open and stop
+ * do not run meanwhile.
+ */
+static int rx_switch(struct vjnet_priv *vi, struct vj_direct *d)
+{
+	bool running = netif_running(vi->dev);
+	int err;
+
+	ASSERT_RTNL();
+	if (running)
+		napi_disable(&vi->napi);
+	err = virtqueue_reset(vi->rvq, rx_recycle, NULL);
+	if (!err)
+		vi->direct = d;
+	if (running) {
+		if (!vjnet_rx_fill(vi, GFP_KERNEL))
+			schedule_delayed_work(&vi->refill, 1);
+		napi_enable(&vi->napi);
+		local_bh_disable();
+		napi_schedule(&vi->napi);
+		local_bh_enable();
+	}
+	return err;
+}
+
+static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	if (!virtio_has_feature(vi->vdev, VIRTIO_F_RING_RESET))
+		return -EOPNOTSUPP;
+	return rx_switch(vi, d);
+}
+
+static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	if (!rx_switch(vi, NULL))
+		return;
+	/*
+	 * The channel's buffers must not stay with the device: reset it
+	 * whole.  The interface stays down until the next attach.
+	 */
+	netdev_err(dev, "receive queue reset failed, resetting the device\n");
+	if (netif_running(dev))
+		napi_disable(&vi->napi);
+	virtio_reset_device(vi->vdev);
+	vjnet_rx_free_unused(vi);
+	vi->direct = NULL;
+	netif_carrier_off(dev);
+	if (netif_running(dev))
+		napi_enable(&vi->napi);
+}
+
+const struct vj_direct_ops vjnet_direct_ops = {
+	.attach = vjnet_direct_attach,
+	.detach = vjnet_direct_detach,
+};

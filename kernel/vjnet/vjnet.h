@@ -6,6 +6,8 @@
  * negotiated: VERSION_1, MAC, STATUS; no offloads, no mergeable buffers, so
  * every receive buffer holds one whole frame behind a struct
  * virtio_net_hdr_v1 that the device writes into the buffer's headroom.
+ * With a direct channel (VJ_BIND_F_DIRECT), the receive queue holds that
+ * channel's ring buffers instead, the header at the start of each.
  */
 #ifndef _VJNET_H
 #define _VJNET_H
@@ -35,6 +37,9 @@ struct vjnet_rx_stats {
 	u64_stats_t length_errors;	/* device reported a bad length */
 	u64_stats_t pool_empty;		/* refill found no global buffer */
 	u64_stats_t polls;
+	u64_stats_t direct;		/* published in a direct channel's ring */
+	u64_stats_t direct_posted;	/* channel buffers posted to the device */
+	u64_stats_t direct_returned;	/* channel buffers back from the device */
 };
 
 /* Transmit-side counters, written under the transmit queue's lock. */
@@ -53,6 +58,11 @@ struct vjnet_priv {
 	struct virtqueue *rvq;
 	struct virtqueue *svq;
 	struct napi_struct napi;
+	/*
+	 * The channel that owns the receive queue (direct receive), or NULL:
+	 * changed under rtnl_lock with NAPI disabled and the queue reset.
+	 */
+	struct vj_direct *direct;
 	/* Refill when the pool ran dry and the receive queue is empty. */
 	struct delayed_work refill;
 	struct work_struct config_work;
@@ -70,6 +80,7 @@ void vjnet_rx_done(struct virtqueue *rvq);
 void vjnet_refill_work(struct work_struct *work);
 bool vjnet_rx_fill(struct vjnet_priv *vi, gfp_t gfp);
 void vjnet_rx_free_unused(struct vjnet_priv *vi);
+extern const struct vj_direct_ops vjnet_direct_ops;
 
 /* tx.c */
 netdev_tx_t vjnet_start_xmit(struct sk_buff *skb, struct net_device *dev);

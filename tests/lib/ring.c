@@ -50,7 +50,8 @@ void chan_init(struct vj_chan *c, int fd)
 	c->map = MAP_FAILED;
 }
 
-const char *ring_map(struct vj_chan *c)
+/* VJ_MMAP_OFFSETS into c->off, checked; NULL or the reason. */
+static const char *ring_offsets(struct vj_chan *c)
 {
 	static __thread char why[160];
 	struct vj_mmap_offsets *o = &c->off;
@@ -84,19 +85,94 @@ const char *ring_map(struct vj_chan *c)
 			 (unsigned long long)o->size);
 		return why;
 	}
-	c->map = mmap(NULL, o->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      c->fd, 0);
-	if (c->map == MAP_FAILED) {
-		snprintf(why, sizeof(why), "mmap(%llu): %s",
-			 (unsigned long long)o->size, errname(errno));
-		return why;
-	}
+	return NULL;
+}
+
+static void ring_set_ptrs(struct vj_chan *c)
+{
+	const struct vj_mmap_offsets *o = &c->off;
+
 	c->prod = (_Atomic uint32_t *)(c->map + o->producer);
 	c->cons = (_Atomic uint32_t *)(c->map + o->consumer);
 	c->flags = (_Atomic uint32_t *)(c->map + o->flags);
 	c->desc = (struct vj_desc *)(c->map + o->desc);
 	c->bufs = c->map + o->bufs;
 	c->head = atomic_load_explicit(c->cons, memory_order_relaxed);
+}
+
+bool chan_bound_direct(int fd)
+{
+	struct sockaddr_vj sa;
+	socklen_t len = sizeof(sa);
+
+	memset(&sa, 0, sizeof(sa));
+	return !getsockname(fd, (struct sockaddr *)&sa, &len) &&
+	       len >= sizeof(sa) && sa.svj_family == AF_VJCHAN &&
+	       (sa.svj_flags & VJ_BIND_F_DIRECT);
+}
+
+const char *ring_map(struct vj_chan *c)
+{
+	const char *w = ring_offsets(c);
+
+	if (w)
+		return w;
+	/* A direct channel's buffers can only be mapped read-only. */
+	if (chan_bound_direct(c->fd))
+		return ring_map_parts(c, PROT_READ);
+	return ring_map_whole(c, PROT_READ | PROT_WRITE);
+}
+
+const char *ring_map_whole(struct vj_chan *c, int prot)
+{
+	static __thread char why[160];
+	const char *w = ring_offsets(c);
+
+	if (w)
+		return w;
+	c->map = mmap(NULL, c->off.size, prot, MAP_SHARED, c->fd, 0);
+	if (c->map == MAP_FAILED) {
+		snprintf(why, sizeof(why), "mmap(%llu): %s",
+			 (unsigned long long)c->off.size, errname(errno));
+		return why;
+	}
+	ring_set_ptrs(c);
+	return NULL;
+}
+
+const char *ring_map_parts(struct vj_chan *c, int bufs_prot)
+{
+	static __thread char why[160];
+	const struct vj_mmap_offsets *o = &c->off;
+	const char *w = ring_offsets(c);
+	uint8_t *map;
+
+	if (w)
+		return w;
+	/* One reservation, so that the parts lie as one mapping's would. */
+	map = mmap(NULL, o->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		snprintf(why, sizeof(why), "reserve %llu bytes: %s",
+			 (unsigned long long)o->size, errname(errno));
+		return why;
+	}
+	if (mmap(map, o->bufs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 c->fd, 0) == MAP_FAILED) {
+		snprintf(why, sizeof(why), "mmap(%llu) of the ring: %s",
+			 (unsigned long long)o->bufs, errname(errno));
+		munmap(map, o->size);
+		return why;
+	}
+	if (mmap(map + o->bufs, o->size - o->bufs, bufs_prot,
+		 MAP_SHARED | MAP_FIXED, c->fd, (off_t)o->bufs) == MAP_FAILED) {
+		snprintf(why, sizeof(why), "mmap(%llu) of the buffers at %llu: %s",
+			 (unsigned long long)(o->size - o->bufs),
+			 (unsigned long long)o->bufs, errname(errno));
+		munmap(map, o->size);
+		return why;
+	}
+	c->map = map;
+	ring_set_ptrs(c);
 	return NULL;
 }
 

@@ -14,6 +14,7 @@
 #define _VJ_TL_RING_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <linux/vjchan.h>
@@ -49,7 +50,21 @@ int vj_bind(int fd, const struct vj_flow *f);
 int vj_getopt(int fd, int opt, void *buf, socklen_t size, socklen_t *len);
 
 void chan_init(struct vj_chan *c, int fd);
-const char *ring_map(struct vj_chan *c);	/* VJ_MMAP_OFFSETS, mmap */
+/*
+ * VJ_MMAP_OFFSETS, then mmap(): the whole area read-write at offset 0, or,
+ * for a channel bound with VJ_BIND_F_DIRECT, ring_map_parts(c, PROT_READ).
+ */
+const char *ring_map(struct vj_chan *c);
+/* VJ_MMAP_OFFSETS, then the whole area with @prot at offset 0. */
+const char *ring_map_whole(struct vj_chan *c, int prot);
+/*
+ * VJ_MMAP_OFFSETS, then the area in two mappings that lie as one would:
+ * the pages before the buffers read-write at offset 0, the buffers with
+ * @bufs_prot at offset off.bufs.  ring_unmap() unmaps both.
+ */
+const char *ring_map_parts(struct vj_chan *c, int bufs_prot);
+/* Is @fd a channel bound with VJ_BIND_F_DIRECT (getsockname())? */
+bool chan_bound_direct(int fd);
 const char *ring_unmap(struct vj_chan *c);
 uint32_t chan_producer(struct vj_chan *c);
 void chan_set_consumer(struct vj_chan *c, uint32_t v);

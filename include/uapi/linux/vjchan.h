@@ -14,6 +14,7 @@
  *   bind(fd, (struct sockaddr *)&addr, sizeof(addr));           flow id
  *   getsockopt(fd, SOL_VJCHAN, VJ_MMAP_OFFSETS, &off, &len);
  *   map = mmap(NULL, off.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+ *   (a direct channel: in two parts, see struct vj_mmap_offsets)
  *   poll(fd, POLLIN) ... read descriptors ... advance the consumer index.
  *
  * Ring protocol (see vjchan(7); the barrier pairing is documented with the
@@ -169,12 +170,37 @@ struct sockaddr_vj {
  *	the fast paths take only packets whose destination is a local,
  *	broadcast or multicast address; the filtered path sees only local
  *	traffic anyway.
+ *
+ * VJ_BIND_F_DIRECT (bypass only, svj_flow.ifindex naming a device whose
+ *	driver offers direct receive, vjnet): the channel owns the device's
+ *	receive queue, and the device writes frames straight into the
+ *	channel's own ring buffers, which user space has mapped: no copy at
+ *	all.  Frames of the channel's flow are published in place (descriptor
+ *	flag VJ_DESC_F_DIRECT, counter rx_direct); all other frames on the
+ *	queue are copied out to the stack.  vjnet has one receive queue, so
+ *	the owner takes over the whole receive side of the device.  Buffers
+ *	must fit in a page (buf_size <= the page size).  While a frame is in
+ *	the ring, user space owns its buffer; descriptors of direct frames
+ *	name any buffer (desc.buf), not the slot's own, and the frame starts
+ *	at desc.off.  User space can never write the buffers: a mapping that
+ *	covers them must lack PROT_WRITE (EACCES) and cannot gain it
+ *	(mprotect() fails with EACCES); map the ring in two parts, the
+ *	buffers read-only (struct vj_mmap_offsets).  The kernel classifies a
+ *	private copy of a frame's headers and gives the stack an skb built
+ *	from that copy, so the owner can lose only its own frames and cannot
+ *	change what the stack receives.  bind() fails with EINVAL without
+ *	VJ_BIND_FW_BYPASS or without an ifindex, ENODEV if there is no such
+ *	device, EOPNOTSUPP if its driver has no direct receive, EMSGSIZE if
+ *	buf_size exceeds a page, EBUSY if another channel owns the queue or
+ *	if the ring was ever mapped so that its buffers could be written.
+ *	See vjchan(7).
  */
 #define VJ_BIND_FW_MASK		0x0003
 #define VJ_BIND_FW_FILTERED	0x0000
 #define VJ_BIND_FW_SANCTIONED	0x0001
 #define VJ_BIND_FW_BYPASS	0x0002
 #define VJ_BIND_F_TRANSIT	0x0004
+#define VJ_BIND_F_DIRECT	0x0008
 
 /* Socket options, level SOL_VJCHAN. */
 #define VJ_RING			1	/* set/get struct vj_ring_req */
@@ -228,12 +254,20 @@ struct vj_ring_req {
  * @flags: offset of a __u32 of VJ_RING_F_* status bits (written by the kernel)
  * @desc: offset of the descriptor array, entries * sizeof(struct vj_desc)
  * @bufs: offset of the first buffer; buffer n is at bufs + n * buf_size
- * @size: length to pass to mmap(); the offset must be 0
+ * @size: length to pass to mmap() at offset 0
  * @entries: number of descriptors (a power of two)
  * @buf_size: bytes per buffer
  *
  * The producer and consumer indices are on cache lines of their own.  The
  * layout may change between kernels: always use these offsets.
+ *
+ * The area is mapped whole (offset 0, length size) or in two parts: the
+ * pages before the buffers (offset 0, length bufs) and the buffers alone
+ * (offset bufs, a multiple of the page size, length size - bufs); any
+ * other offset or length fails with EINVAL.  A mapping of the buffers
+ * alone made without PROT_WRITE can never become writable (mprotect()
+ * fails with EACCES); a direct channel's buffers (VJ_BIND_F_DIRECT) can
+ * only be mapped so.
  */
 struct vj_mmap_offsets {
 	__u64	producer;
@@ -296,6 +330,11 @@ struct vj_desc {
  * it (rx_udp_bad_csum).
  */
 #define VJ_DESC_F_CSUM_OK	(1U << 5)
+/*
+ * Written by the device into this buffer, never copied (VJ_BIND_F_DIRECT;
+ * with VJ_DESC_F_DRIVER).  desc.buf may be any buffer of the ring.
+ */
+#define VJ_DESC_F_DIRECT	(1U << 6)
 
 /**
  * struct vj_statistics - channel counters (VJ_STATISTICS)
@@ -317,6 +356,8 @@ struct vj_desc {
  *	cut to the buffer size (VJ_DESC_F_TRUNC))
  * @rx_udp_not_peer: UDP channel sockets: of rx_packets, datagrams the
  *	receiving call dropped because they were not from the connected peer
+ * @rx_direct: of rx_driver, those the device wrote into the ring's own
+ *	buffer, delivered without any copy (VJ_BIND_F_DIRECT)
  *
  * Every packet that matched the channel is counted in exactly one of
  * rx_packets, rx_ring_full and rx_csum_bad; each packet in rx_packets in
@@ -346,6 +387,7 @@ struct vj_statistics {
 	__u64	rx_udp_bad_csum;
 	__u64	rx_udp_malformed;
 	__u64	rx_udp_not_peer;
+	__u64	rx_direct;
 };
 
 /* The size of struct vj_statistics before rx_hook was added. */

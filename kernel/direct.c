@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Direct receive (VJ_BIND_F_DIRECT): a bypass channel owns a device's
+ * receive queue and the device writes frames straight into the channel's
+ * ring buffers (vjchan_driver.h describes the driver's side).
+ *
+ * User space cannot write the buffers of a direct ring: it maps them
+ * read-only, and no mapping that could write them may exist when the
+ * channel binds (vj_ring_mmap(), vj_ring_direct_init()).  Only the device
+ * writes them, and only while they are posted.  Even so the kernel reads a
+ * completed buffer once: it copies the headers into a private array, which
+ * alone is classified, and a frame that is not the channel's goes to the
+ * stack in an skb made of that array and a single copy of the rest.  So
+ * the owner can lose only its own frames (by holding every buffer), and
+ * every frame the stack gets from the queue is as the device wrote it.
+ *
+ * Locking: the registry of devices, and which channel owns which device,
+ * change under rtnl_lock only.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+
+#include "vj_direct.h"
+#include "vj_firewall.h"
+#include "vj_flow.h"
+#include "vj_net.h"
+#include "vj_parse.h"
+#include "vj_ring.h"
+
+/*
+ * Bytes of a frame copied for classification: the parser reads at most the
+ * Ethernet header, a 60-byte IPv4 header (or 40-byte IPv6 header) and
+ * four bytes of ports.
+ */
+#define VJ_DIRECT_HEAD	128
+
+/* A device whose driver offers direct receive. */
+struct vj_direct_dev {
+	struct list_head list;
+	struct net_device *dev;
+	const struct vj_direct_ops *ops;
+	struct vj_direct *owner;
+};
+
+struct vj_direct {
+	struct vj_chan *chan;
+	struct vj_ring *ring;
+	struct vj_direct_dev *ddev;	/* NULL once detached */
+	bool wake;			/* published in this poll */
+};
+
+static LIST_HEAD(direct_devs);
+
+static struct vj_direct_dev *direct_dev_find(const struct net_device *dev)
+{
+	struct vj_direct_dev *dd;
+
+	ASSERT_RTNL();
+	list_for_each_entry(dd, &direct_devs, list)
+		if (dd->dev == dev)
+			return dd;
+	return NULL;
+}
+
+/**
+ * vj_direct_register - offer direct receive on @dev
+ * @dev: the driver's device, before or after register_netdev()
+ * @ops: attach and detach
+ *
+ * Context: rtnl_lock held.
+ * Return: 0 or -ENOMEM.
+ */
+int vj_direct_register(struct net_device *dev, const struct vj_direct_ops *ops)
+{
+	struct vj_direct_dev *dd;
+
+	ASSERT_RTNL();
+	dd = kzalloc(sizeof(*dd), GFP_KERNEL);
+	if (!dd)
+		return -ENOMEM;
+	dd->dev = dev;
+	dd->ops = ops;
+	list_add(&dd->list, &direct_devs);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(vj_direct_register);
+
+static void direct_detach(struct vj_direct_dev *dd)
+{
+	struct vj_direct *d = dd->owner;
+
+	dd->ops->detach(dd->dev, d);
+	d->ddev = NULL;
+	dd->owner = NULL;
+}
+
+/**
+ * vj_direct_unregister - withdraw direct receive from @dev
+ * @dev: a device given to vj_direct_register()
+ *
+ * Detaches the owning channel, if any: its buffers come back from the
+ * queue, and it receives nothing more (it sees POLLHUP when the device is
+ * unregistered).  Context: rtnl_lock held.
+ */
+void vj_direct_unregister(struct net_device *dev)
+{
+	struct vj_direct_dev *dd = direct_dev_find(dev);
+
+	if (!dd)
+		return;
+	if (dd->owner)
+		direct_detach(dd);
+	list_del(&dd->list);
+	kfree(dd);
+}
+EXPORT_SYMBOL_GPL(vj_direct_unregister);
+
+/*
+ * Bind-time: make @chan, whose ring is @ring, own the receive queue of
+ * device @ifindex.  Called with rtnl_lock held, before the flow is bound.
+ */
+int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
+		     struct vj_ring *ring, struct vj_direct **out)
+{
+	struct net_device *dev;
+	struct vj_direct_dev *dd;
+	struct vj_direct *d;
+	int err;
+
+	ASSERT_RTNL();
+	dev = __dev_get_by_index(net, ifindex);
+	if (!dev)
+		return -ENODEV;
+	dd = direct_dev_find(dev);
+	if (!dd)
+		return -EOPNOTSUPP;
+	if (dd->owner)
+		return -EBUSY;
+	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
+	if (!d)
+		return -ENOMEM;
+	err = vj_ring_direct_init(ring);
+	if (err)
+		goto err_free;
+	d->chan = chan;
+	d->ring = ring;
+	d->ddev = dd;
+	dd->owner = d;
+	err = dd->ops->attach(dev, d);
+	if (err)
+		goto err_disown;
+	*out = d;
+	return 0;
+
+err_disown:
+	dd->owner = NULL;
+	vj_ring_direct_exit(ring);
+err_free:
+	kfree(d);
+	return err;
+}
+
+/* Give the queue back, if the device is still there, and free @d. */
+void vj_direct_release_locked(struct vj_direct *d)
+{
+	ASSERT_RTNL();
+	if (d->ddev)
+		direct_detach(d->ddev);
+	kfree(d);
+}
+
+/* Close: vj_direct_release_locked() under rtnl_lock; @d may be NULL. */
+void vj_direct_release(struct vj_direct *d)
+{
+	if (!d)
+		return;
+	rtnl_lock();
+	vj_direct_release_locked(d);
+	rtnl_unlock();
+}
+
+/**
+ * vj_direct_get - a channel buffer to post to the device
+ * @d: the owner, as given to ops->attach()
+ * @page: its page
+ * @offset: its offset in @page
+ * @size: its size (the ring's buf_size, at most a page)
+ *
+ * Return: the buffer's id (for vj_direct_rx() or vj_direct_put()), or
+ * -ENOBUFS while user space holds all the others.
+ */
+int vj_direct_get(struct vj_direct *d, struct page **page,
+		  unsigned int *offset, unsigned int *size)
+{
+	int id = vj_ring_direct_get(d->ring);
+	void *addr;
+
+	if (id < 0)
+		return id;
+	addr = vj_ring_direct_addr(d->ring, id);
+	*page = vmalloc_to_page(addr);
+	*offset = offset_in_page(addr);
+	*size = d->ring->buf_size;
+	return id;
+}
+EXPORT_SYMBOL_GPL(vj_direct_get);
+
+/**
+ * vj_direct_put - a posted buffer came back unused
+ * @d: the owner
+ * @id: from vj_direct_get()
+ */
+void vj_direct_put(struct vj_direct *d, unsigned int id)
+{
+	vj_ring_direct_put(d->ring, id);
+}
+EXPORT_SYMBOL_GPL(vj_direct_put);
+
+/* True if the private copy @head (of a @len-byte frame) is @d's. */
+static bool direct_claims(struct vj_direct *d, struct net_device *dev,
+			  const u8 *head, unsigned int len, __be16 *proto)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)head;
+	struct vj_flow_key key;
+	bool mine;
+
+	/*
+	 * vj_parse_frame() checks lengths against @len but reads only the
+	 * first VJ_DIRECT_HEAD bytes (see VJ_DIRECT_HEAD), which @head holds
+	 * whenever the frame is longer.
+	 */
+	if (vj_parse_frame(head, len, &key, proto))
+		return false;
+	if (!is_multicast_ether_addr(eth->h_dest) &&
+	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
+		return false;
+	key.ifindex = dev->ifindex;
+	rcu_read_lock();
+	mine = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev,
+				   vj_frame_ip_len(head, *proto)) == d->chan;
+	rcu_read_unlock();
+	return mine;
+}
+
+/**
+ * vj_direct_rx - a posted buffer came back with a frame
+ * @d: the owner
+ * @napi: the driver's NAPI instance, whose poll is running
+ * @id: from vj_direct_get()
+ * @off: where the frame starts in the buffer (after the device's header)
+ * @len: the frame's length, as the device reported it
+ * @res: counts what became of the frame
+ *
+ * A frame of the channel's flow is published in place (res->direct); any
+ * other is copied into an skb for the stack (res->stack_copied) and the
+ * buffer is free again.  Consumes @id either way.
+ */
+void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
+		  unsigned int id, unsigned int off, unsigned int len,
+		  struct vj_rx_result *res)
+{
+	struct net_device *dev = napi->dev;
+	struct vj_ring *ring = d->ring;
+	u8 head[VJ_DIRECT_HEAD];
+	unsigned int hlen;
+	struct sk_buff *skb;
+	__be16 proto;
+	u8 *frame;
+
+	if (unlikely(off > ring->buf_size || len > ring->buf_size - off ||
+		     len < ETH_HLEN)) {
+		res->dropped++;
+		goto put;
+	}
+	frame = (u8 *)vj_ring_direct_addr(ring, id) + off;
+	hlen = min_t(unsigned int, len, sizeof(head));
+	memcpy(head, frame, hlen);
+	if (direct_claims(d, dev, head, len, &proto) &&
+	    !vj_ring_direct_publish(ring, id, off, len, dev->ifindex, proto)) {
+		res->direct++;
+		d->wake = true;
+		return;
+	}
+
+	/*
+	 * Not the channel's: the stack gets a copy, parsed only there, whose
+	 * first bytes are the ones classified, not read from the buffer again.
+	 */
+	skb = napi_alloc_skb(napi, len);
+	if (unlikely(!skb)) {
+		res->dropped++;
+		goto put;
+	}
+	skb_put_data(skb, head, hlen);
+	skb_put_data(skb, frame + hlen, len - hlen);
+	vj_ring_direct_put(ring, id);
+	skb->protocol = eth_type_trans(skb, dev);
+	res->stack_copied++;
+	res->stack_bytes += len;
+	napi_gro_receive(napi, skb);
+	return;
+put:
+	vj_ring_direct_put(ring, id);
+}
+EXPORT_SYMBOL_GPL(vj_direct_rx);
+
+/**
+ * vj_direct_rx_done - end of a NAPI poll: wake the consumer if it has frames
+ * @d: the owner
+ */
+void vj_direct_rx_done(struct vj_direct *d)
+{
+	if (d->wake) {
+		d->wake = false;
+		d->chan->sk->sk_data_ready(d->chan->sk);
+	}
+}
+EXPORT_SYMBOL_GPL(vj_direct_rx_done);

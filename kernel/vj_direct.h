@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Direct receive: a channel owns a device's receive queue (direct.c). */
+#ifndef _VJ_DIRECT_H
+#define _VJ_DIRECT_H
+
+#include "vjchan_driver.h"
+
+struct net;
+struct vj_chan;
+struct vj_ring;
+
+int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
+		     struct vj_ring *ring, struct vj_direct **out);
+void vj_direct_release_locked(struct vj_direct *d);
+void vj_direct_release(struct vj_direct *d);
+
+#endif /* _VJ_DIRECT_H */
