@@ -243,16 +243,36 @@ static int t_bind_v4_high_bytes(void)
 	return 0;
 }
 
+struct no_dev_arg {
+	uint16_t	port;
+	unsigned int	n;
+	unsigned int	ifindex[64];	/* the test's net ns's devices */
+};
+
 static void no_dev_netns(void *arg)
 {
-	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, *(uint16_t *)arg,
-				 0);
+	struct no_dev_arg *a = arg;
+	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, a->port, 0);
+	char name[IF_NAMESIZE];
+	unsigned int i;
 	int fd;
 
 	netns_new();
 	fd = vj_socket();
-	f.ifindex = 2;		/* a new net ns has only lo (1) */
-	EXPECT_ERR(vj_bind(fd, &f), ENODEV, "ifindex 2 in a new net ns");
+	/*
+	 * A device of the net ns we came from that the new one has no
+	 * device at: a new net ns has lo and, when they are built in, the
+	 * tunnel drivers' fallback devices (tunl0, ...), so which indices
+	 * are free depends on the kernel.
+	 */
+	f.ifindex = 0;
+	for (i = 0; i < a->n && !f.ifindex; i++)
+		if (!if_indextoname(a->ifindex[i], name))
+			f.ifindex = a->ifindex[i];
+	CHECK(f.ifindex, "every device index of the test's net ns exists in a new one");
+	EXPECT_ERR(vj_bind(fd, &f), ENODEV,
+		   "ifindex %u: a device in the first net ns, none in the new one",
+		   f.ifindex);
 	f.ifindex = 1;
 	EXPECT_OK(vj_bind(fd, &f), "ifindex 1 (lo) in a new net ns");
 	close(fd);
@@ -262,16 +282,21 @@ static void no_dev_netns(void *arg)
 static int t_bind_no_dev(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
-	uint16_t port = tport(2);
+	struct if_nameindex *ifs = if_nameindex(), *p;
+	struct no_dev_arg arg = { .port = tport(2) };
 	int fd = vj_socket();
 
+	CHECK(ifs, "if_nameindex: %s", strerror(errno));
+	for (p = ifs; p->if_index && arg.n < 64; p++)
+		arg.ifindex[arg.n++] = p->if_index;
+	if_freenameindex(ifs);
 	f.ifindex = 0x7ffffff0;
 	EXPECT_ERR(vj_bind(fd, &f), ENODEV, "ifindex 0x7ffffff0");
 	f.ifindex = 0xffffffff;
 	EXPECT_ERR(vj_bind(fd, &f), ENODEV, "ifindex 0xffffffff");
 	expect_unbound_and_bindable(fd, tport(1));
 	close(fd);
-	in_child(no_dev_netns, &port);
+	in_child(no_dev_netns, &arg);
 	return 0;
 }
 

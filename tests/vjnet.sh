@@ -297,10 +297,10 @@ t_direct_shared() {
 # store into a buffer went through, every buffer comes back on close.
 t_direct_hostile() {
 	local why= out s port=5103 total=500000 got addr c0 c1 n u un=500
-	rm -f "$tmp/scr.ready" "$tmp/hsink.ready"
+	rm -f "$tmp/scr.ready" "$tmp/scr.stop" "$tmp/hsink.ready"
 	c0=$(ethstat "$dev" rx_direct)
 	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 14 \
-		"$tmp/scr.ready" >"$tmp/scr.out" 2>&1 &
+		"$tmp/scr.ready" "$tmp/scr.stop" >"$tmp/scr.out" 2>&1 &
 	s=$!
 	bgpids+=("$s")
 	if ! wait_file "$tmp/scr.ready" 10; then
@@ -315,7 +315,8 @@ t_direct_hostile() {
 	wait_file "$tmp/hsink.ready" 10 || why+=" no UDP sink;"
 	ip netns exec peer vjchan-send -c 3000 -s 1000 -r 500 192.0.2.129 9540 \
 		>/dev/null 2>&1 &
-	bgpids+=($!)
+	local snd=$!
+	bgpids+=("$snd")
 	ip netns exec peer vjchan-send -c $un -s 1000 -r 100 192.0.2.129 9541 \
 		>/dev/null 2>&1 &
 	bgpids+=($!)
@@ -336,6 +337,11 @@ t_direct_hostile() {
 		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
 	done
 	wait "$u"
+	# The channel's counters are read once its traffic is over (and the
+	# last frames are through the hub); the device's after them.
+	wait "$snd"
+	sleep 1
+	touch "$tmp/scr.stop"
 	[ "$(cat "$tmp/hsink.out")" = $un ] ||
 		why+=" UDP to the stack: $(cat "$tmp/hsink.out") of $un intact;"
 	wait "$s" || why+=" vj_scribble: $(tr '\n' ' ' <"$tmp/scr.out");"
