@@ -140,9 +140,12 @@ static void udp_drops(struct rx *rx)
 		len = sizeof(st);
 		if (!getsockopt(u->fd, SOL_VJCHAN, VJ_STATISTICS, &st, &len))
 			snprintf(rx->drops, sizeof(rx->drops),
-				 "rx_ring_full=%llu rx_udp_bad_csum=%llu",
+				 "rx_ring_full=%llu rx_udp_bad_csum=%llu rx_hook=%llu rx_driver=%llu rx_xdp=%llu",
 				 (unsigned long long)st.rx_ring_full,
-				 (unsigned long long)st.rx_udp_bad_csum);
+				 (unsigned long long)st.rx_udp_bad_csum,
+				 (unsigned long long)st.rx_hook,
+				 (unsigned long long)st.rx_driver,
+				 (unsigned long long)st.rx_xdp);
 		return;
 	}
 	if (!getsockopt(u->fd, SOL_SOCKET, SO_MEMINFO, mi, &len))
