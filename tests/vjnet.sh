@@ -108,18 +108,22 @@ t_attach() {
 	return 0
 }
 
-# bypass NAME KIND DADDR PORT: N datagrams from the peer into a bypass
-# channel on the vjnet device, all through the driver path, all verified.
-bypass() {
-	local name=$1 kind=$2 daddr=$3 port=$4 n=300 rc out c0 c1
-	c0=$(ethstat "$dev" rx_channel)
-	if ! recv_start "$name" -m bypass --verify -q -e 1024 -c $n -t 20 \
+# to_channel NAME KIND DADDR PORT SIZE DEV_CTR CHAN_CTR RECV_OPTION...:
+# N datagrams of SIZE bytes from the peer into a bypass channel on the
+# vjnet device (vjchan-recv with RECV_OPTIONs), all verified; every one
+# counted in the channel's CHAN_CTR and the device's DEV_CTR.
+to_channel() {
+	local name=$1 kind=$2 daddr=$3 port=$4 size=$5 dctr=$6 cctr=$7
+	local n=300 rc out c0 c1 got cnt
+	shift 7
+	c0=$(ethstat "$dev" "$dctr")
+	if ! recv_start "$name" -m bypass "$@" --verify -q -c $n -t 20 \
 			$kind dport $port dev "$dev"; then
 		fail "$name" "vjchan-recv not ready: $(cat "$tmp/$name.out")"
 		return
 	fi
 	local r=$rpid
-	if ! out=$(ip netns exec peer vjchan-send -c $n -s 256 -r 500 \
+	if ! out=$(ip netns exec peer vjchan-send -c $n -s "$size" -r 500 \
 			"$daddr" "$port" 2>&1); then
 		fail "$name" "vjchan-send: $out"
 		kill "$r" 2>/dev/null
@@ -127,20 +131,25 @@ bypass() {
 	fi
 	recv_wait "$r"
 	rc=$?
-	c1=$(ethstat "$dev" rx_channel)
-	local got drv
+	c1=$(ethstat "$dev" "$dctr")
 	got=$(field "$tmp/$name.out" received)
-	drv=$(field "$tmp/$name.out" rx_driver)
+	cnt=$(field "$tmp/$name.out" "$cctr")
 	if [ "$rc" -ne 0 ] || [ "$got" != "$n" ]; then
 		fail "$name" "vjchan-recv exit $rc, received ${got:-?} of $n"
 		sed 's/^/# /' "$tmp/$name.out" | tail -n 20 >&2
-	elif [ "$drv" != "$n" ]; then
-		fail "$name" "rx_driver $drv of $n"
+	elif [ "$cnt" != "$n" ]; then
+		fail "$name" "$cctr $cnt of $n"
 	elif [ $((c1 - c0)) -ne $n ]; then
-		fail "$name" "device rx_channel +$((c1 - c0)), sent $n"
+		fail "$name" "device $dctr +$((c1 - c0)), sent $n"
 	else
 		ok "$name"
 	fi
+}
+
+# bypass NAME KIND DADDR PORT: through the driver path (copied into the
+# ring in the consumer's context).
+bypass() {
+	to_channel "$@" 256 rx_channel rx_driver -e 1024
 }
 
 t_ping() {
@@ -187,39 +196,10 @@ t_tcp() {
 	fi
 }
 
-# direct NAME KIND DADDR PORT: N datagrams from the peer into a direct
-# channel (VJ_BIND_F_DIRECT): the device writes them into the ring, so every
-# one is counted in rx_direct, and each is verified.
+# direct NAME KIND DADDR PORT: into a direct channel (VJ_BIND_F_DIRECT):
+# the device writes them into the ring, so every one is in rx_direct.
 direct() {
-	local name=$1 kind=$2 daddr=$3 port=$4 n=300 rc out c0 c1 got dir
-	c0=$(ethstat "$dev" rx_direct)
-	if ! recv_start "$name" -m bypass --direct --verify -q -e 512 -c $n \
-			-t 20 $kind dport $port dev "$dev"; then
-		fail "$name" "vjchan-recv not ready: $(cat "$tmp/$name.out")"
-		return
-	fi
-	local r=$rpid
-	if ! out=$(ip netns exec peer vjchan-send -c $n -s 1200 -r 500 \
-			"$daddr" "$port" 2>&1); then
-		fail "$name" "vjchan-send: $out"
-		kill "$r" 2>/dev/null
-		return
-	fi
-	recv_wait "$r"
-	rc=$?
-	c1=$(ethstat "$dev" rx_direct)
-	got=$(field "$tmp/$name.out" received)
-	dir=$(field "$tmp/$name.out" rx_direct)
-	if [ "$rc" -ne 0 ] || [ "$got" != "$n" ]; then
-		fail "$name" "vjchan-recv exit $rc, received ${got:-?} of $n"
-		sed 's/^/# /' "$tmp/$name.out" | tail -n 20 >&2
-	elif [ "$dir" != "$n" ]; then
-		fail "$name" "rx_direct $dir of $n"
-	elif [ $((c1 - c0)) -ne $n ]; then
-		fail "$name" "device rx_direct +$((c1 - c0)), sent $n"
-	else
-		ok "$name"
-	fi
+	to_channel "$@" 1200 rx_direct rx_direct --direct -e 512
 }
 
 # buffers_home: every channel buffer posted to the device came back.
