@@ -101,22 +101,9 @@ t_ping() {
 
 
 t_tcp() {
-	local addr port=5001 total=300000 got why=
+	local addr port=5001 total=300000 out why=
 	for addr in 192.0.2.1 2001:db8::1; do
-		rm -f "$tmp/tcp.ready"
-		timeout 30 python3 -c "$tcp_server_py" "$addr" $port \
-			"$tmp/tcp.ready" >/dev/null 2>&1 &
-		local sp=$!
-		bgpids+=("$sp")
-		if ! wait_file "$tmp/tcp.ready" 10; then
-			why+=" $addr: server did not start"
-			kill "$sp" 2>/dev/null
-			continue
-		fi
-		got=$(timeout 30 ip netns exec peer python3 -c "$tcp_client_py" \
-			"$addr" $port $total 2>&1)
-		wait "$sp" 2>/dev/null
-		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total"
+		out=$(tcp_in "$addr" $port $total 30) || why+=" $out"
 	done
 	if [ -n "$why" ]; then
 		fail DEFAULT_PATH_TCP "$why"

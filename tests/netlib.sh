@@ -103,6 +103,29 @@ while True:
 print(r.decode().strip())
 '
 
+# tcp_in ADDR PORT TOTAL SECS: a client in the peer sends TOTAL patterned
+# bytes to a server here on ADDR:PORT, each side given SECS.  Prints why
+# it failed and returns 1, or prints nothing if the server got them intact.
+tcp_in() {
+	local addr=$1 port=$2 total=$3 secs=$4 sp got
+	rm -f "$tmp/tcp.ready"
+	timeout "$secs" python3 -c "$tcp_server_py" "$addr" "$port" \
+		"$tmp/tcp.ready" >/dev/null 2>&1 &
+	sp=$!
+	if ! wait_file "$tmp/tcp.ready" 10; then
+		kill "$sp" 2>/dev/null
+		wait "$sp" 2>/dev/null
+		echo "$addr: server did not start;"
+		return 1
+	fi
+	got=$(timeout "$secs" ip netns exec peer python3 -c "$tcp_client_py" \
+		"$addr" "$port" "$total" 2>&1)
+	wait "$sp" 2>/dev/null
+	[ "$got" = "$total 0" ] && return 0
+	echo "$addr: server saw '$got', sent $total;"
+	return 1
+}
+
 udp_sink_py='
 import socket, sys
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET

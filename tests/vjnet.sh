@@ -168,23 +168,10 @@ t_ping() {
 }
 
 t_tcp() {
-	local addr port=5101 total=1000000 got why= s0 s1
+	local addr port=5101 total=1000000 out why= s0 s1
 	s0=$(ethstat "$dev" rx_stack)
 	for addr in 192.0.2.129 2001:db8:2::1; do
-		rm -f "$tmp/tcp.ready"
-		timeout 60 python3 -c "$tcp_server_py" "$addr" $port \
-			"$tmp/tcp.ready" >/dev/null 2>&1 &
-		local sp=$!
-		bgpids+=("$sp")
-		if ! wait_file "$tmp/tcp.ready" 10; then
-			why+=" $addr: server did not start"
-			kill "$sp" 2>/dev/null
-			continue
-		fi
-		got=$(timeout 60 ip netns exec peer python3 -c "$tcp_client_py" \
-			"$addr" $port $total 2>&1)
-		wait "$sp" 2>/dev/null
-		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total"
+		out=$(tcp_in "$addr" $port $total 60) || why+=" $out"
 	done
 	s1=$(ethstat "$dev" rx_stack)
 	# 2 MB in frames of at most 1500 bytes: well over 1300 of them.
@@ -219,7 +206,7 @@ buffers_home() {
 # copies) still work, a second direct channel gets EBUSY, a non-bypass or
 # device-less one EINVAL, and closing it returns every buffer.
 t_direct_shared() {
-	local why= out port=5102 total=1000000 got addr d
+	local why= out port=5102 total=1000000 addr d
 	if ! recv_start dshare -m bypass --direct -q -t 120 udp4 dport 9530 \
 			dev "$dev"; then
 		fail VJNET_DIRECT_SHARED "vjchan-recv: $(cat "$tmp/dshare.out")"
@@ -238,20 +225,7 @@ t_direct_shared() {
 	ping -c 3 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" ping v4;"
 	ping -6 -c 3 -i 0.2 -W 2 2001:db8:2::2 >/dev/null 2>&1 || why+=" ping v6;"
 	for addr in 192.0.2.129 2001:db8:2::1; do
-		rm -f "$tmp/tcp.ready"
-		timeout 60 python3 -c "$tcp_server_py" "$addr" $port \
-			"$tmp/tcp.ready" >/dev/null 2>&1 &
-		local sp=$!
-		bgpids+=("$sp")
-		if ! wait_file "$tmp/tcp.ready" 10; then
-			why+=" $addr: server did not start;"
-			kill "$sp" 2>/dev/null
-			continue
-		fi
-		got=$(timeout 60 ip netns exec peer python3 -c "$tcp_client_py" \
-			"$addr" $port $total 2>&1)
-		wait "$sp" 2>/dev/null
-		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
+		out=$(tcp_in "$addr" $port $total 60) || why+=" $out"
 	done
 	kill "$d" 2>/dev/null
 	wait "$d" 2>/dev/null
@@ -276,7 +250,7 @@ t_direct_shared() {
 # rx_direct, as many as the device counted), none was lost for room, no
 # store into a buffer went through, every buffer comes back on close.
 t_direct_hostile() {
-	local why= out s port=5103 total=500000 got addr c0 c1 n u un=500
+	local why= out s port=5103 total=500000 addr c0 c1 n u un=500
 	rm -f "$tmp/scr.ready" "$tmp/scr.stop" "$tmp/hsink.ready"
 	c0=$(ethstat "$dev" rx_direct)
 	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 14 \
@@ -301,20 +275,7 @@ t_direct_hostile() {
 		>/dev/null 2>&1 &
 	bgpids+=($!)
 	for addr in 192.0.2.129 2001:db8:2::1; do
-		rm -f "$tmp/tcp.ready"
-		timeout 30 python3 -c "$tcp_server_py" "$addr" $port \
-			"$tmp/tcp.ready" >/dev/null 2>&1 &
-		local sp=$!
-		bgpids+=("$sp")
-		if ! wait_file "$tmp/tcp.ready" 10; then
-			why+=" $addr: server did not start;"
-			kill "$sp" 2>/dev/null
-			continue
-		fi
-		got=$(timeout 30 ip netns exec peer python3 -c "$tcp_client_py" \
-			"$addr" $port $total 2>&1)
-		wait "$sp" 2>/dev/null
-		[ "$got" = "$total 0" ] || why+=" $addr: server saw '$got', sent $total;"
+		out=$(tcp_in "$addr" $port $total 30) || why+=" $out"
 	done
 	wait "$u"
 	# The channel's counters are read once its traffic is over (and the
