@@ -8,11 +8,13 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "vjchan.h"
+#include "common.h"
 #include "proc.h"
 #include "util.h"
 #include "measure.h"
@@ -149,4 +151,54 @@ void append_row(const char *dir, const char *file, const char *line)
 	if (fd >= 0)
 		close(fd);
 	fputs(line, stdout);
+}
+
+void cell_cfg_init(struct cell_cfg *c)
+{
+	c->outdir = getenv("VJ_OUT");
+	c->size = 64;
+	c->rate = 0;
+	c->cell = 1;
+	c->smp = sysconf(_SC_NPROCESSORS_ONLN);
+	c->run = 0;
+	c->warmup = 1;
+	c->seconds = 4;
+}
+
+int cell_cfg_opt(struct cell_cfg *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case 's':
+		c->size = strtoul(arg, NULL, 0);
+		return 1;
+	case 'r':
+		c->rate = strtoul(arg, NULL, 0);
+		return 1;
+	case 'k':
+		c->cell = strtoul(arg, NULL, 0);
+		return 1;
+	case 'w':
+		c->warmup = strtod(arg, NULL);
+		return 1;
+	case 'T':
+		c->seconds = strtod(arg, NULL);
+		return 1;
+	case 'o':
+		c->outdir = arg;
+		return 1;
+	case 1:
+		c->smp = strtoul(arg, NULL, 0);
+		return 1;
+	case 2:
+		c->run = strtoul(arg, NULL, 0);
+		return 1;
+	}
+	return 0;
+}
+
+int cell_cfg_ok(const struct cell_cfg *c)
+{
+	return c->outdir && c->size >= BENCH_MIN_PAYLOAD &&
+	       c->size <= BENCH_MAX_PAYLOAD && c->seconds > 0 &&
+	       c->warmup >= 0;
 }

@@ -46,4 +46,33 @@ void csv_clean(char *s);
 /* Append @line to DIR/FILE and echo it on standard output. */
 void append_row(const char *dir, const char *file, const char *line);
 
+/*
+ * What vjrx and vjtx are both told about a cell: -s SIZE, -r RATE,
+ * -k CELL, -w WARMUP, -T SECONDS, -o DIR, --smp N, --run N.
+ */
+struct cell_cfg {
+	const char	*outdir;
+	unsigned int	size, rate, cell, smp, run;
+	double		warmup, seconds;
+};
+
+/* Their getopt_long() letters and long options (--smp is 1, --run 2). */
+#define CELL_SHORT_OPTS	"s:r:k:w:T:o:"
+#define CELL_LONG_OPTS							\
+	{ "size",	required_argument, NULL, 's' },			\
+	{ "rate",	required_argument, NULL, 'r' },			\
+	{ "cell",	required_argument, NULL, 'k' },			\
+	{ "warmup",	required_argument, NULL, 'w' },			\
+	{ "seconds",	required_argument, NULL, 'T' },			\
+	{ "out",	required_argument, NULL, 'o' },			\
+	{ "smp",	required_argument, NULL, 1 },			\
+	{ "run",	required_argument, NULL, 2 }
+
+/* The defaults: 64 B, cell 1, 1 s + 4 s, online CPUs, $VJ_OUT. */
+void cell_cfg_init(struct cell_cfg *c);
+/* Takes option @opt (@arg its argument) if it is one of the above. */
+int cell_cfg_opt(struct cell_cfg *c, int opt, const char *arg);
+/* Whether @c can be measured: an output directory, sizes in range. */
+int cell_cfg_ok(const struct cell_cfg *c);
+
 #endif /* BENCH_MEASURE_H */

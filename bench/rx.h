@@ -102,11 +102,10 @@ struct rx {
 	/* configuration */
 	const char	*ifname;
 	int		ifindex;
-	unsigned int	size, tag, cell, smp, run, rate;
-	double		warmup, seconds;
+	struct cell_cfg	cfg;
+	unsigned int	tag;
 	int		lat;		/* latency cell: enable and take stamps */
 	const char	*kind;
-	const char	*outdir;
 	const char	*bpf_obj;
 	/* state */
 	struct counts	cnt;
@@ -155,7 +154,7 @@ static inline void deliver(struct rx *rx, const uint8_t *pl, uint32_t len,
 {
 	uint32_t seq, ctr;
 
-	if (len != rx->size || !payload_ok(pl, len, &seq)) {
+	if (len != rx->cfg.size || !payload_ok(pl, len, &seq)) {
 		WR(rx->cnt.bad, rx->cnt.bad + 1);
 		return;
 	}

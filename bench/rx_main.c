@@ -75,21 +75,23 @@ static void *clock_thread(void *arg)
 		if (errno == EINTR)
 			continue;
 		set_why(rx, "no frame of this cell within 30 s");
-		put_file(rx->outdir, rx->cell, "win", "nothing\n");
-		wait_file(rx->outdir, rx->cell, "done", 60, rx->done, sizeof(rx->done));
+		put_file(rx->cfg.outdir, rx->cfg.cell, "win", "nothing\n");
+		wait_file(rx->cfg.outdir, rx->cfg.cell, "done", 60, rx->done,
+			  sizeof(rx->done));
 		WR(rx->stop, 1);
 		return NULL;
 	}
 	WR(rx->phase, PH_WARMUP);
-	sleep_for(rx->warmup);
+	sleep_for(rx->cfg.warmup);
 	snap(rx, &rx->s0);
 	WR(rx->phase, PH_WINDOW);
-	sleep_for(rx->seconds);
+	sleep_for(rx->cfg.seconds);
 	WR(rx->phase, PH_DRAIN);
 	snap(rx, &rx->s1);
-	put_file(rx->outdir, rx->cell, "win", "over\n");
-	if (wait_file(rx->outdir, rx->cell, "done", 60, rx->done, sizeof(rx->done)))
-		set_why(rx, "the host did not answer win-%u", rx->cell);
+	put_file(rx->cfg.outdir, rx->cfg.cell, "win", "over\n");
+	if (wait_file(rx->cfg.outdir, rx->cfg.cell, "done", 60, rx->done,
+		      sizeof(rx->done)))
+		set_why(rx, "the host did not answer win-%u", rx->cfg.cell);
 	/* Frames still queued between host and guest. */
 	sleep_for(0.3);
 	WR(rx->stop, 1);
@@ -133,8 +135,8 @@ static void write_row(struct rx *rx, const char *status)
 	if (!rx->s1.t) {
 		snprintf(line, sizeof(line),
 			     "%u,%s,%u,%s,%u,%u,%s,%s,,,,,,,,,,,,,,%s,,,,,,,,,\n",
-			     rx->smp, rx->label, rx->size, rx->kind,
-			     rx->rate, rx->run, status, rx->why,
+			     rx->cfg.smp, rx->label, rx->cfg.size, rx->kind,
+			     rx->cfg.rate, rx->cfg.run, status, rx->why,
 			     rx->mode->stamp ? "yes" : "none");
 		goto out;
 	}
@@ -165,8 +167,8 @@ static void write_row(struct rx *rx, const char *status)
 	snprintf(line, sizeof(line),
 		     "%u,%s,%u,%s,%u,%u,%s,%s,%.3f,%llu,%.0f,%llu,%.0f,%.2f,%.3f,"
 		     "%.2f,%.2f,%.2f,%.2f,%.2f,%s,%s,%s,%.0f,%llu,%llu,%llu,%s,%.0f\n",
-		     rx->smp, rx->label, rx->size, rx->kind, rx->rate,
-		     rx->run, status, rx->why, dt, (unsigned long long)pkts,
+		     rx->cfg.smp, rx->label, rx->cfg.size, rx->kind, rx->cfg.rate,
+		     rx->cfg.run, status, rx->why, dt, (unsigned long long)pkts,
 		     offered, (unsigned long long)span, dt > 0 ? pkts / dt : 0,
 		     loss, u.busy,
 		     u.busy * per, u.user * per, u.sys * per, u.softirq * per,
@@ -177,7 +179,7 @@ static void write_row(struct rx *rx, const char *status)
 		     (unsigned long long)rx->cnt.stale, rx->drops,
 		     done_field(rx, "host_rcvbuf_drops"));
 out:
-	append_row(rx->outdir, "rows.csv", line);
+	append_row(rx->cfg.outdir, "rows.csv", line);
 }
 
 static void usage(FILE *f)
@@ -210,16 +212,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "size",	required_argument, NULL, 's' },
-		{ "rate",	required_argument, NULL, 'r' },
-		{ "cell",	required_argument, NULL, 'k' },
-		{ "warmup",	required_argument, NULL, 'w' },
-		{ "seconds",	required_argument, NULL, 'T' },
+		CELL_LONG_OPTS,
 		{ "latency",	no_argument,	   NULL, 'L' },
-		{ "out",	required_argument, NULL, 'o' },
 		{ "bpf",	required_argument, NULL, 'B' },
-		{ "smp",	required_argument, NULL, 1 },
-		{ "run",	required_argument, NULL, 2 },
 		{ "header",	no_argument,	   NULL, 3 },
 		{ "list",	no_argument,	   NULL, 4 },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -232,45 +227,19 @@ int main(int argc, char **argv)
 	double maxsec;
 	int c, e;
 
-	rx.size = 64;
-	rx.cell = 1;
-	rx.warmup = 1;
-	rx.seconds = 4;
+	cell_cfg_init(&rx.cfg);
 	rx.kind = "tput";
-	rx.smp = sysconf(_SC_NPROCESSORS_ONLN);
-	rx.outdir = getenv("VJ_OUT");
-	while ((c = getopt_long(argc, argv, "s:r:k:w:T:Lo:B:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CELL_SHORT_OPTS "LB:h", lopts,
+				NULL)) != -1) {
+		if (cell_cfg_opt(&rx.cfg, c, optarg))
+			continue;
 		switch (c) {
-		case 's':
-			rx.size = strtoul(optarg, NULL, 0);
-			break;
-		case 'r':
-			rx.rate = strtoul(optarg, NULL, 0);
-			break;
-		case 'k':
-			rx.cell = strtoul(optarg, NULL, 0);
-			break;
-		case 'w':
-			rx.warmup = strtod(optarg, NULL);
-			break;
-		case 'T':
-			rx.seconds = strtod(optarg, NULL);
-			break;
 		case 'L':
 			rx.lat = 1;
 			rx.kind = "lat";
 			break;
-		case 'o':
-			rx.outdir = optarg;
-			break;
 		case 'B':
 			rx.bpf_obj = optarg;
-			break;
-		case 1:
-			rx.smp = strtoul(optarg, NULL, 0);
-			break;
-		case 2:
-			rx.run = strtoul(optarg, NULL, 0);
 			break;
 		case 3:
 			puts(CSV_HEADER);
@@ -287,8 +256,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind != 2 || !rx.outdir || rx.size < BENCH_MIN_PAYLOAD ||
-	    rx.size > BENCH_MAX_PAYLOAD || rx.seconds <= 0 || rx.warmup < 0) {
+	if (argc - optind != 2 || !cell_cfg_ok(&rx.cfg)) {
 		usage(stderr);
 		return 2;
 	}
@@ -308,7 +276,7 @@ int main(int argc, char **argv)
 	}
 	rx.ifname = argv[optind + 1];
 	rx.ifindex = if_nametoindex(rx.ifname);
-	rx.tag = rx.cell & ((1U << BENCH_TAG_BITS) - 1);
+	rx.tag = rx.cfg.cell & ((1U << BENCH_TAG_BITS) - 1);
 	if (!rx.bpf_obj) {
 		ssize_t n = readlink("/proc/self/exe", bpf, sizeof(bpf) - 32);
 		char *slash;
@@ -333,15 +301,16 @@ int main(int argc, char **argv)
 	}
 	if (e) {
 		rx.mode->close(&rx);
-		put_file(rx.outdir, rx.cell, "skip", "%s\n", rx.why);
+		put_file(rx.cfg.outdir, rx.cfg.cell, "skip", "%s\n", rx.why);
 		write_row(&rx, rx.unsupported ? "unsupported" : "fail");
 		return rx.unsupported ? 0 : 1;
 	}
 
-	maxsec = rx.warmup + rx.seconds + 60;
+	maxsec = rx.cfg.warmup + rx.cfg.seconds + 60;
 	pthread_create(&clk, NULL, clock_thread, &rx);
-	put_file(rx.outdir, rx.cell, "ready", "size=%u rate=%u maxsec=%.0f tag=%u\n", rx.size,
-		 rx.rate, maxsec, rx.tag);
+	put_file(rx.cfg.outdir, rx.cfg.cell, "ready",
+		 "size=%u rate=%u maxsec=%.0f tag=%u\n", rx.cfg.size,
+		 rx.cfg.rate, maxsec, rx.tag);
 	while (!RD(rx.stop)) {
 		e = rx.mode->poll(&rx, SLICE_MS);
 		if (e > 0)

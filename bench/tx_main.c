@@ -60,9 +60,9 @@ struct tx_snap {
 };
 
 struct tx {
-	const char	*mode, *outdir;
-	unsigned int	size, rate, cell, tag, smp, run;
-	double		warmup, seconds;
+	const char	*mode;
+	struct cell_cfg	cfg;
+	unsigned int	tag;
 	int		fd;
 	unsigned long	sent, win_sent, calls, errors;
 	int		last_err;
@@ -116,7 +116,7 @@ static int tx_open(struct tx *tx)
 	}
 	for (i = 0; i < BATCH; i++) {
 		tx->iov[i].iov_base = tx->bufs[i];
-		tx->iov[i].iov_len = tx->size;
+		tx->iov[i].iov_len = tx->cfg.size;
 		tx->msgs[i].msg_hdr.msg_iov = &tx->iov[i];
 		tx->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
@@ -136,7 +136,7 @@ static void snap(struct tx *tx, struct tx_snap *s)
 static int tx_loop(struct tx *tx)
 {
 	double t0 = mono(), t, next = 0;
-	double w0 = t0 + tx->warmup, w1 = w0 + tx->seconds;
+	double w0 = t0 + tx->cfg.warmup, w1 = w0 + tx->cfg.seconds;
 	int in_win = 0, i, n;
 
 	for (;;) {
@@ -150,7 +150,7 @@ static int tx_loop(struct tx *tx)
 			return 0;
 		}
 		/* At a fixed rate too, whole batches: wait until 64 are due. */
-		next = tx->rate ? t0 + (double)(tx->sent + BATCH) / tx->rate : t;
+		next = tx->cfg.rate ? t0 + (double)(tx->sent + BATCH) / tx->cfg.rate : t;
 		if (next > t) {
 			sleep_for(next - t < w1 - t ? next - t : w1 - t);
 			continue;
@@ -158,7 +158,7 @@ static int tx_loop(struct tx *tx)
 		n = BATCH;
 		/* The counter leaves BENCH_WIN_BIT to mark the window. */
 		for (i = 0; i < n; i++)
-			payload_fill(tx->bufs[i], tx->size,
+			payload_fill(tx->bufs[i], tx->cfg.size,
 				     BENCH_SEQ(tx->tag,
 					       ((tx->sent + i) & (BENCH_WIN_BIT - 1)) |
 					       (in_win ? BENCH_WIN_BIT : 0)));
@@ -203,10 +203,10 @@ static void write_row(struct tx *tx, const char *status)
 	if (!tx->s0.t || !tx->s1.t) {
 		snprintf(line, sizeof(line),
 			 "%u,%s,%u,%u,%u,%s,%s,,,,,,,,,,,,,,%lu,%s,,,,,\n",
-			 tx->smp, tx->mode, tx->size, tx->rate, tx->run,
+			 tx->cfg.smp, tx->mode, tx->cfg.size, tx->cfg.rate, tx->cfg.run,
 			 status, tx->why, tx->errors,
 			 tx->last_err ? errname(tx->last_err) : "");
-		append_row(tx->outdir, "tx.csv", line);
+		append_row(tx->cfg.outdir, "tx.csv", line);
 		return;
 	}
 	cpu_use(&tx->s0.cpu, &tx->s1.cpu, dt, &u);
@@ -224,7 +224,7 @@ static void write_row(struct tx *tx, const char *status)
 	snprintf(line, sizeof(line),
 		 "%u,%s,%u,%u,%u,%s,%s,%.3f,%lu,%.0f,%s,%s,%s,%.3f,%.2f,%.2f,"
 		 "%.2f,%.2f,%.2f,%s,%lu,%s,%lld,%.0f,%.0f,%.0f,%.0f\n",
-		 tx->smp, tx->mode, tx->size, tx->rate, tx->run, status,
+		 tx->cfg.smp, tx->mode, tx->cfg.size, tx->cfg.rate, tx->cfg.run, status,
 		 tx->why, dt, sent, dt > 0 ? sent / dt : 0, peer_s, peer_pps,
 		 loss_s, u.busy, u.busy * per, u.user * per, u.sys * per,
 		 u.softirq * per, u.unsampled * per, ppc, tx->errors,
@@ -234,7 +234,7 @@ static void write_row(struct tx *tx, const char *status)
 		 keyval(tx->done, "received"), keyval(tx->done, "bad"),
 		 keyval(tx->done, "stale"),
 		 keyval(tx->done, "host_rcvbuf_drops"));
-	append_row(tx->outdir, "tx.csv", line);
+	append_row(tx->cfg.outdir, "tx.csv", line);
 }
 
 static void usage(FILE *f)
@@ -259,14 +259,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "size",	required_argument, NULL, 's' },
-		{ "rate",	required_argument, NULL, 'r' },
-		{ "cell",	required_argument, NULL, 'k' },
-		{ "warmup",	required_argument, NULL, 'w' },
-		{ "seconds",	required_argument, NULL, 'T' },
-		{ "out",	required_argument, NULL, 'o' },
-		{ "smp",	required_argument, NULL, 1 },
-		{ "run",	required_argument, NULL, 2 },
+		CELL_LONG_OPTS,
 		{ "header",	no_argument,	   NULL, 3 },
 		{ "list",	no_argument,	   NULL, 4 },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -277,39 +270,13 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int c, e;
 
-	tx.size = 64;
-	tx.cell = 1;
-	tx.warmup = 1;
-	tx.seconds = 4;
+	cell_cfg_init(&tx.cfg);
 	tx.fd = -1;
-	tx.smp = sysconf(_SC_NPROCESSORS_ONLN);
-	tx.outdir = getenv("VJ_OUT");
-	while ((c = getopt_long(argc, argv, "s:r:k:w:T:o:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CELL_SHORT_OPTS "h", lopts,
+				NULL)) != -1) {
+		if (cell_cfg_opt(&tx.cfg, c, optarg))
+			continue;
 		switch (c) {
-		case 's':
-			tx.size = strtoul(optarg, NULL, 0);
-			break;
-		case 'r':
-			tx.rate = strtoul(optarg, NULL, 0);
-			break;
-		case 'k':
-			tx.cell = strtoul(optarg, NULL, 0);
-			break;
-		case 'w':
-			tx.warmup = strtod(optarg, NULL);
-			break;
-		case 'T':
-			tx.seconds = strtod(optarg, NULL);
-			break;
-		case 'o':
-			tx.outdir = optarg;
-			break;
-		case 1:
-			tx.smp = strtoul(optarg, NULL, 0);
-			break;
-		case 2:
-			tx.run = strtoul(optarg, NULL, 0);
-			break;
 		case 3:
 			puts(CSV_HEADER);
 			return 0;
@@ -325,8 +292,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind != 1 || !tx.outdir || tx.size < BENCH_MIN_PAYLOAD ||
-	    tx.size > BENCH_MAX_PAYLOAD || tx.seconds <= 0 || tx.warmup < 0) {
+	if (argc - optind != 1 || !cell_cfg_ok(&tx.cfg)) {
 		usage(stderr);
 		return 2;
 	}
@@ -338,20 +304,20 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	tx.tag = tx.cell & ((1U << BENCH_TAG_BITS) - 1);
+	tx.tag = tx.cfg.cell & ((1U << BENCH_TAG_BITS) - 1);
 
 	if (tx_open(&tx)) {
-		put_file(tx.outdir, tx.cell, "skip", "%s\n", tx.why);
+		put_file(tx.cfg.outdir, tx.cfg.cell, "skip", "%s\n", tx.why);
 		write_row(&tx, "fail");
 		return 1;
 	}
-	put_file(tx.outdir, tx.cell, "ready",
-		 "size=%u rate=0 maxsec=%.0f tag=%u sink=1\n", tx.size,
-		 tx.warmup + tx.seconds + 60, tx.tag);
-	if (wait_file(tx.outdir, tx.cell, "go", 30, go, sizeof(go))) {
+	put_file(tx.cfg.outdir, tx.cfg.cell, "ready",
+		 "size=%u rate=0 maxsec=%.0f tag=%u sink=1\n", tx.cfg.size,
+		 tx.cfg.warmup + tx.cfg.seconds + 60, tx.tag);
+	if (wait_file(tx.cfg.outdir, tx.cfg.cell, "go", 30, go, sizeof(go))) {
 		snprintf(tx.why, sizeof(tx.why), "no sink on the host within 30 s");
-		put_file(tx.outdir, tx.cell, "win", "nothing\n");
-		wait_file(tx.outdir, tx.cell, "done", 60, tx.done,
+		put_file(tx.cfg.outdir, tx.cfg.cell, "win", "nothing\n");
+		wait_file(tx.cfg.outdir, tx.cfg.cell, "done", 60, tx.done,
 			  sizeof(tx.done));
 		close(tx.fd);
 		write_row(&tx, "fail");
@@ -361,11 +327,11 @@ int main(int argc, char **argv)
 	close(tx.fd);
 	/* Frames still on their way through the NIC and QEMU. */
 	sleep_for(0.5);
-	put_file(tx.outdir, tx.cell, "win", "over\n");
-	if (wait_file(tx.outdir, tx.cell, "done", 60, tx.done, sizeof(tx.done)) &&
-	    !tx.why[0])
+	put_file(tx.cfg.outdir, tx.cfg.cell, "win", "over\n");
+	if (wait_file(tx.cfg.outdir, tx.cfg.cell, "done", 60, tx.done,
+		      sizeof(tx.done)) && !tx.why[0])
 		snprintf(tx.why, sizeof(tx.why),
-			 "the host did not answer win-%u", tx.cell);
+			 "the host did not answer win-%u", tx.cfg.cell);
 	if (!e && !tx.why[0] && tx.s1.win_sent == tx.s0.win_sent)
 		snprintf(tx.why, sizeof(tx.why), "nothing sent in the window");
 	write_row(&tx, e || tx.why[0] ? "fail" : "ok");
