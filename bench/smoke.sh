@@ -58,6 +58,17 @@ row() {
 }
 get() { echo "${R[$1]:-}"; }
 
+# verdict TAG WHY: "ok TAG" if WHY is empty, else "FAIL TAG: WHY" and the
+# run fails.
+verdict() {
+	if [ -n "$2" ]; then
+		echo "FAIL $1: $2"
+		fail=1
+	else
+		echo "ok $1"
+	fi
+}
+
 # Every receiver on virtio_net; recvmmsg, vjchan-driver and vjchan-direct
 # again on vjnet.
 for mode in $("$bench_dir/vjrx" --list | grep -vxe vjchan-driver -e vjchan-direct) \
@@ -90,12 +101,7 @@ for mode in $("$bench_dir/vjrx" --list | grep -vxe vjchan-driver -e vjchan-direc
 	elif [ "$(get lat_stamp)" = yes ] && below "$(get lat_samples)" 1; then
 		why="no latency samples"
 	fi
-	if [ -n "$why" ]; then
-		echo "FAIL $tag: $why"
-		fail=1
-	else
-		echo "ok $tag"
-	fi
+	verdict "$tag" "$why"
 done
 # Transmit cells: sent in the window, the sink got them, intact.
 for mode in $("$bench_dir/vjtx" --list); do
@@ -116,12 +122,7 @@ for mode in $("$bench_dir/vjtx" --list); do
 	elif [ -z "$(get cpu_us_per_pkt)" ]; then
 		why="no CPU figure"
 	fi
-	if [ -n "$why" ]; then
-		echo "FAIL $tag: $why"
-		fail=1
-	else
-		echo "ok $tag"
-	fi
+	verdict "$tag" "$why"
 done
 # iperf3 -u, the server plainly and under vjchan-run.
 for server in plain vjchan-run; do
@@ -136,12 +137,7 @@ for server in plain vjchan-run; do
 	elif ! below "$(get lost_pct)" 10; then
 		why="$(get lost_pct)% lost at $(get rate)bit/s"
 	fi
-	if [ -n "$why" ]; then
-		echo "FAIL $tag: $why"
-		fail=1
-	else
-		echo "ok $tag"
-	fi
+	verdict "$tag" "$why"
 done
 # bench/nic.sh: TCP and ping through both drivers, one short run.
 for drv in virtio_net vjnet; do
