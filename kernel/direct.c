@@ -8,11 +8,22 @@
  * read-only, and no mapping that could write them may exist when the
  * channel binds (vj_ring_mmap(), vj_ring_direct_init()).  Only the device
  * writes them, and only while they are posted.  Even so the kernel reads a
- * completed buffer once: it copies the headers into a private array, which
- * alone is classified, and a frame that is not the channel's goes to the
- * stack in an skb made of that array and a single copy of the rest.  So
- * the owner can lose only its own frames (by holding every buffer), and
- * every frame the stack gets from the queue is as the device wrote it.
+ * completed buffer once: it copies the first VJ_DIRECT_HEAD bytes into a
+ * private array, which alone is classified (vj_parse_frame() is told that
+ * only those bytes may be read: a frame whose headers continue beyond
+ * them, such as IPv6 with long extension headers, is not the channel's,
+ * counted in hdr_unreadable), and a frame that is not the channel's goes
+ * to the stack in an skb made of that array and a single copy of the rest.
+ * So every frame the stack gets from the queue is as the device wrote it.
+ *
+ * What the owner sees and controls: every frame the device receives on the
+ * queue, whatever its flow, is written into one of the owner's buffers
+ * before the kernel copies it out for the stack, and the buffer stays
+ * readable through the owner's read-only mapping afterwards.  So the owner
+ * can read all traffic of the queue (it needs CAP_NET_ADMIN, as for a
+ * packet socket).  And the queue receives only into buffers the owner has
+ * given back: an owner that holds every buffer stops the whole receive
+ * side of the queue, not only its own flow.
  *
  * Locking: the registry of devices, and which channel owns which device,
  * change under rtnl_lock only.
@@ -31,13 +42,14 @@
 #include "vj_net.h"
 #include "vj_parse.h"
 #include "vj_ring.h"
+#include "vj_stats.h"
 
 /*
- * Bytes of a frame copied for classification: the parser reads at most the
- * Ethernet header, a 60-byte IPv4 header (or 40-byte IPv6 header) and
- * four bytes of ports.
+ * Bytes of a frame copied for classification, and all that the parser may
+ * read: the Ethernet header, an IPv4 header with options (60 bytes) or an
+ * IPv6 header with up to 198 bytes of extension headers, and the ports.
  */
-#define VJ_DIRECT_HEAD	128
+#define VJ_DIRECT_HEAD	256
 
 /* A device whose driver offers direct receive. */
 struct vj_direct_dev {
@@ -221,21 +233,27 @@ void vj_direct_put(struct vj_direct *d, unsigned int id)
 }
 EXPORT_SYMBOL_GPL(vj_direct_put);
 
-/* True if the private copy @head (of a @len-byte frame) is @d's. */
-static bool direct_claims(struct vj_direct *d, struct net_device *dev,
-			  const u8 *head, unsigned int len, __be16 *proto)
+/*
+ * True if the frame whose first @hlen bytes are the private copy @head
+ * (of @len bytes in all) is @d's.
+ */
+static bool vj_direct_claims(struct vj_direct *d, struct net_device *dev,
+			     const u8 *head, unsigned int hlen,
+			     unsigned int len, __be16 *proto)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)head;
 	struct vj_flow_key key;
 	bool mine;
 
-	/*
-	 * vj_parse_frame() checks lengths against @len but reads only the
-	 * first VJ_DIRECT_HEAD bytes (see VJ_DIRECT_HEAD), which @head holds
-	 * whenever the frame is longer.
-	 */
-	if (vj_parse_frame(head, len, &key, proto))
+	switch (vj_parse_frame(head, hlen, len, &key, proto)) {
+	case 0:
+		break;
+	case -ENODATA:
+		vj_count(VJ_CNT_HDR_UNREADABLE);
 		return false;
+	default:
+		return false;
+	}
 	if (!is_multicast_ether_addr(eth->h_dest) &&
 	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
 		return false;
@@ -280,7 +298,7 @@ void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 	frame = (u8 *)vj_ring_direct_addr(ring, id) + off;
 	hlen = min_t(unsigned int, len, sizeof(head));
 	memcpy(head, frame, hlen);
-	if (direct_claims(d, dev, head, len, &proto) &&
+	if (vj_direct_claims(d, dev, head, hlen, len, &proto) &&
 	    !vj_ring_direct_publish(ring, id, off, len, dev->ifindex, proto)) {
 		res->direct++;
 		d->wake = true;

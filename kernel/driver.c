@@ -73,7 +73,8 @@ static struct vj_chan *rx_one(struct vj_buffer *buf, struct napi_struct *napi,
 			res->dropped++;
 		return NULL;
 	}
-	if (vj_parse_frame(buf->data, buf->len, &key, &proto))
+	/* The whole frame is in the buffer: all of it may be read. */
+	if (vj_parse_frame(buf->data, buf->len, buf->len, &key, &proto))
 		goto to_default;
 	/* Promiscuous receive: frames for other hosts are not ours. */
 	eth = buf->data;

@@ -38,6 +38,7 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_FW_DROPPED] = "fw_dropped",
 	[VJ_CNT_FW_DEFERRED] = "fw_deferred",
 	[VJ_CNT_NOT_LOCAL] = "not_local",
+	[VJ_CNT_HDR_UNREADABLE] = "hdr_unreadable",
 	[VJ_CNT_GSO_SEGMENTED] = "gso_segmented",
 	[VJ_CNT_GSO_FAILED] = "gso_failed",
 	[VJ_CNT_CSUM_BAD] = "csum_bad",

@@ -26,13 +26,13 @@
 #include <linux/timekeeping.h>
 #include <linux/udp.h>
 #include <linux/uio.h>
-#include <linux/unaligned.h>
 #include <net/checksum.h>
 #include <net/inet_sock.h>
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 
+#include "vj_parse.h"
 #include "vj_ring.h"
 #include "vj_udp.h"
 
@@ -41,8 +41,6 @@
  * or IPv6 with the extension headers a channel's flow may skip, and UDP.
  */
 #define VJ_UDP_HDR_MAX		256
-/* IPv6 extension headers walked before giving up. */
-#define VJ_UDP_MAX_EXTHDRS	8
 
 /* One datagram that passed the checks. */
 struct udp_dgram {
@@ -52,45 +50,6 @@ struct udp_dgram {
 	u32 payload_off;	/* from the packet's first byte */
 	u32 payload_len;
 };
-
-/*
- * Walk the IPv6 extension headers that the flow parser skips, from @off in
- * @hdr (@n bytes) with next header @nh.  Returns the UDP header's offset,
- * or -1 for anything else: a fragment (one that is not atomic), an unknown
- * or truncated header.
- */
-static int ip6_udp_off(const u8 *hdr, unsigned int n, unsigned int off, u8 nh)
-{
-	unsigned int i, len;
-
-	for (i = 0; i < VJ_UDP_MAX_EXTHDRS; i++) {
-		if (nh == IPPROTO_UDP)
-			return off;
-		if (off + 8 > n)
-			return -1;
-		switch (nh) {
-		case NEXTHDR_HOP:
-		case NEXTHDR_ROUTING:
-		case NEXTHDR_DEST:
-			len = (hdr[off + 1] + 1) * 8;
-			break;
-		case NEXTHDR_FRAGMENT:
-			/* Offset and more-fragments: reassembly's business. */
-			if (get_unaligned_be16(hdr + off + 2) & ~7)
-				return -1;
-			len = 8;
-			break;
-		case NEXTHDR_AUTH:
-			len = (hdr[off + 1] + 2) * 4;
-			break;
-		default:
-			return -1;
-		}
-		nh = hdr[off];
-		off += len;
-	}
-	return nh == IPPROTO_UDP ? off : -1;
-}
 
 /*
  * Check the packet that @d describes, @data its bytes in the mapping, as a
@@ -132,13 +91,18 @@ static enum vj_consumed udp_check(struct vj_udp_sock *us,
 		dg->daddr.ip4 = iph->daddr;
 	} else {
 		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)hdr;
+		u8 nh;
 
 		if (d->proto != htons(ETH_P_IPV6) || n < sizeof(*ip6) ||
 		    ip6->version != 6)
 			return VJ_DROP_UDP_MALFORMED;
+		nh = ip6->nexthdr;
 		iplen = sizeof(*ip6) + ntohs(ip6->payload_len);
-		off = ip6_udp_off(hdr, n, sizeof(*ip6), ip6->nexthdr);
-		if (off < 0 || off + sizeof(uh) > n || iplen > avail ||
+		if (iplen > avail)
+			return VJ_DROP_UDP_MALFORMED;
+		/* The classifier's walk, bounded by the copy and the packet. */
+		off = vj_parse_ipv6_exthdrs(hdr, n, iplen, sizeof(*ip6), &nh);
+		if (off < 0 || nh != IPPROTO_UDP || off + sizeof(uh) > n ||
 		    iplen < off + sizeof(uh))
 			return VJ_DROP_UDP_MALFORMED;
 		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));

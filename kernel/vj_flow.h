@@ -24,6 +24,8 @@
 #include <linux/types.h>
 #include <linux/vjchan.h>
 
+#include "vj_key.h"
+
 struct net;
 struct sock;
 struct vj_ring;
@@ -41,18 +43,6 @@ struct vj_ring;
 
 #define VJ_HASH_BITS	10
 #define VJ_SANCTION_BITS	8
-
-/* A packet's flow, or a channel's with unspecified fields zero. */
-struct vj_flow_key {
-	u32	ifindex;
-	__be16	sport;
-	__be16	dport;
-	u8	proto;
-	u8	family;		/* 0: IPv4, 1: IPv6 */
-	u16	pad;
-	__be32	saddr[4];
-	__be32	daddr[4];
-};
 
 struct vj_chan {
 	struct hlist_node hnode;	/* vj_net->table, RCU */

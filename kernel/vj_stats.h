@@ -29,6 +29,7 @@ enum vj_counter {
 	VJ_CNT_FW_DROPPED,	/* filtered path: dropped, channel full */
 	VJ_CNT_FW_DEFERRED,	/* fast path matched, left for the firewall */
 	VJ_CNT_NOT_LOCAL,	/* fast path matched, not addressed to us */
+	VJ_CNT_HDR_UNREADABLE,	/* fast path: headers beyond what it can read */
 	VJ_CNT_GSO_SEGMENTED,	/* GRO aggregates cut into their segments */
 	VJ_CNT_GSO_FAILED,	/* aggregates lost: no memory to cut them */
 	VJ_CNT_CSUM_BAD,	/* packets of a channel with a bad checksum */

@@ -8,7 +8,9 @@
  * An XDP program (xdp/vjchan.bpf.c, attached by tools/vjchan-xdp) calls it
  * with its context.  The kfunc classifies the frame like the other fast
  * paths (vj_flow_lookup_fast(): bypass channels only, and only traffic for
- * this host unless the channel is a transit one), copies the whole frame,
+ * this host unless the channel is a transit one), parsing only the linear
+ * part of the buffer (a frame whose headers continue into its fragments
+ * passes, counted in hdr_unreadable), copies the whole frame,
  * linear part and fragments, into the winning channel's ring with
  * VJ_DESC_F_XDP, and returns:
  *
@@ -52,13 +54,6 @@
 #define VJ_XDP_PASS	0
 #define VJ_XDP_CLAIMED	1
 
-/*
- * Link header plus the most that vj_parse_frame() reads behind it: an IPv4
- * header with options (60 bytes) and the transport ports (4).  A frame
- * whose headers are not all in the linear part is left to the stack.
- */
-#define VJ_XDP_PARSE_LEN	(ETH_HLEN + 60 + 4)
-
 static int xdp_deliver(struct xdp_buff *xdp)
 {
 	struct net_device *dev = xdp->rxq->dev;
@@ -70,10 +65,20 @@ static int xdp_deliver(struct xdp_buff *xdp)
 	__be16 proto;
 	int ret = VJ_XDP_PASS;
 
-	if (head < min(len, VJ_XDP_PARSE_LEN))
+	/*
+	 * Only the linear part (data to data_end) may be read in place; the
+	 * rest of a multi-buffer frame is in fragments.  A frame whose
+	 * headers do not all lie in the linear part is left to the stack.
+	 */
+	switch (vj_parse_frame(xdp->data, head, len, &key, &proto)) {
+	case 0:
+		break;
+	case -ENODATA:
+		vj_count(VJ_CNT_HDR_UNREADABLE);
 		return VJ_XDP_PASS;
-	if (vj_parse_frame(xdp->data, len, &key, &proto))
+	default:
 		return VJ_XDP_PASS;
+	}
 	/* Promiscuous receive: frames for other hosts are not ours. */
 	if (!is_multicast_ether_addr(eth->h_dest) &&
 	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
