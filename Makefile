@@ -4,6 +4,8 @@
 #   make demo     one guest: a flow into a channel beside ordinary traffic, the
 #                 counters, and the receive paths side by side (about a minute)
 #   make check    run the whole test suite in a QEMU guest
+#   make check-parse   the kernel's frame parser in user space under
+#                 AddressSanitizer, against crafted frames (part of check)
 #   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
 #   make bench    vjchan against recvmmsg, PACKET_MMAP and AF_XDP; sendmmsg and
 #                 iperf3 -u through vjchan-run (docs/BENCHMARKS.md)
@@ -38,8 +40,14 @@ userspace:
 
 # Host tests first (make install into a staging root; the DKMS package
 # built, installed into another and booted), then the guest suite.
-check: all lint bench-smoke check-install check-dkms
+check: all lint check-parse bench-smoke check-install check-dkms
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
+
+# The kernel's frame parser in user space, under AddressSanitizer: named
+# cases, then 300000 crafted frames (a few seconds; the seed is printed:
+# tests/parse_fuzz -s SEED replays it).
+check-parse: userspace
+	tests/parse_fuzz -n 300000 -s $$(date +%s)
 
 check-install: userspace
 	tests/install.sh
@@ -107,4 +115,4 @@ clean:
 	$(MAKE) -C tests clean
 
 .PHONY: all deps kernel userspace check check-debug bench bench-smoke demo vm-run \
-	lint clean check-install check-dkms install uninstall deb
+	lint clean check-parse check-install check-dkms install uninstall deb

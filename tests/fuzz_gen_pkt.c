@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "lib/craft.h"
 #include "lib/pattern.h"
 #include "lib/vjtest.h"
 
@@ -53,171 +54,43 @@ void op_send(void)
 	op_ok();
 }
 
-/* The transport header's ports and, for 8 bytes or more, length and data. */
-static void raw_l4(uint8_t *l4, uint16_t sport, uint16_t dport,
-		   uint32_t l4len)
-{
-	memcpy(l4, &sport, 2);
-	memcpy(l4 + 2, &dport, 2);
-	if (l4len >= 8) {
-		l4[4] = l4len >> 8;
-		l4[5] = l4len & 0xff;
-		payload_fill(l4 + 8, l4len - 8, tx_seq++);
-	}
-}
-
-/*
- * A UDP length that disagrees with the datagram: below the header, cut
- * short, or beyond the packet.  Channels classify by ports alone.
- */
-static void raw_bad_udp_len(uint8_t *l4, uint32_t l4len)
-{
-	static const uint16_t fixed[] = { 0, 1, 7, 0xffff };
-	uint32_t ulen;
-
-	switch (below(&R, 3)) {
-	case 0:
-		ulen = PICK(&R, fixed);
-		break;
-	case 1:
-		ulen = 8 + below(&R, l4len - 8 + 1);	/* shorter */
-		break;
-	default:
-		ulen = l4len + 1 + below(&R, 300);	/* longer */
-		break;
-	}
-	l4[4] = ulen >> 8;
-	l4[5] = ulen & 0xff;
-}
-
-/*
- * An IPv6 extension header at h whose next header is nh; its length is
- * 8 bytes (AH: 12) unless it is to run past the packet.
- */
-static uint32_t raw_ext6(uint8_t *h, uint8_t type, uint8_t nh, bool overrun)
-{
-	h[0] = nh;
-	switch (type) {
-	case 51:			/* authentication: (len + 2) * 4 */
-		h[1] = overrun ? 200 : 1;
-		return 12;
-	case 43:			/* routing, segments left 0 */
-		h[1] = overrun ? 200 : 0;
-		h[2] = 253;		/* experimental type */
-		return 8;
-	default:			/* options (0, 60): PadN */
-		h[1] = overrun ? 200 : 0;
-		h[2] = 1;
-		h[3] = 4;
-		return 8;
-	}
-}
-
 /*
  * Raw IPv4 and IPv6 packets over lo that the receive hook must parse with
- * care: IP options, fragments, truncated transport headers, UDP lengths
- * that disagree with the datagram, chains of extension headers (options,
- * routing, authentication, fragment), extension headers that run past the
- * packet, an IPv6 payload length shorter than the data, odd protocols.
- * Their results are the IP stack's business.
+ * care: the shapes of craft_ip() (tests/lib/craft.h), IPv6 extension
+ * headers up to 1400 bytes long among them.  Their results are the IP
+ * stack's business.
  */
 void op_raw(void)
 {
-	static const uint8_t protos[] = { IPPROTO_UDP, IPPROTO_UDP, IPPROTO_TCP,
-		IPPROTO_UDPLITE, IPPROTO_SCTP, IPPROTO_DCCP, IPPROTO_ICMP, 0, 253 };
-	uint8_t pkt[1600] = { 0 };
-	uint32_t l4len, i;
-	uint8_t proto = chance(&R, 90) ? PICK(&R, protos) : (uint8_t)rnd64(&R);
-	uint16_t dport = htons(PBASE + below(&R, NPORTS));
-	uint16_t sport = htons(1024 + below(&R, 60000));
+	static uint8_t pkt[CRAFT_MAX];
+	struct craft_addr a = {
+		.sport = htons(1024 + below(&R, 60000)),
+		.dport = htons(PBASE + below(&R, NPORTS)),
+	};
+	char desc[128];
+	uint32_t len;
 	ssize_t r;
 
-	l4len = below(&R, 100) < 70 ? 8 + below(&R, 200) : below(&R, 8);
 	if (raw6 < 0 || chance(&R, 60)) {
-		struct sockaddr_in a = { .sin_family = AF_INET,
+		struct sockaddr_in sa = { .sin_family = AF_INET,
 			.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-		uint32_t ihl = chance(&R, 75) ? 5 : 6 + below(&R, 10);
-		uint8_t *ip = pkt, *l4 = pkt + ihl * 4;
-		uint16_t frag = 0;
 
-		if (chance(&R, 10))
-			frag = 0x2000;			/* MF */
-		else if (chance(&R, 10))
-			frag = 1 + below(&R, 0x1fff);	/* offset */
-		else if (chance(&R, 20))
-			frag = 0x4000;			/* DF */
-		ip[0] = 0x40 | ihl;
-		ip[6] = frag >> 8;
-		ip[7] = frag & 0xff;
-		ip[8] = 64;
-		ip[9] = proto;
-		memcpy(ip + 12, &a.sin_addr, 4);
-		memcpy(ip + 16, &a.sin_addr, 4);
-		for (i = 20; i < ihl * 4; i++)
-			ip[i] = chance(&R, 80) ? 1 : (uint8_t)rnd64(&R); /* NOP */
-		raw_l4(l4, sport, dport, l4len);
-		if (proto == IPPROTO_UDP && l4len >= 8 && chance(&R, 15))
-			raw_bad_udp_len(l4, l4len);
-		op_begin(O_RAW, "raw4(ihl %u frag %#x proto %u l4 %u ulen %u)",
-			 ihl, frag, proto, l4len, l4len >= 8 ? l4[4] << 8 | l4[5] : 0);
-		r = sendto(raw4, pkt, ihl * 4 + l4len, MSG_DONTWAIT,
-			   (struct sockaddr *)&a, sizeof(a));
+		memcpy(a.saddr, &sa.sin_addr, 4);
+		memcpy(a.daddr, &sa.sin_addr, 4);
+		len = craft_ip(&R, pkt, 0, &a, desc, sizeof(desc));
+		op_begin(O_RAW, "%s", desc);
+		r = sendto(raw4, pkt, len, MSG_DONTWAIT,
+			   (struct sockaddr *)&sa, sizeof(sa));
 	} else {
-		struct sockaddr_in6 a = { .sin6_family = AF_INET6,
-					  .sin6_addr = in6addr_loopback };
-		uint8_t *ip = pkt, *h = pkt + 40, *l4;
-		uint32_t ext = below(&R, 8), plen, cut = 0;
-		uint16_t fo = 0;
+		struct sockaddr_in6 sa = { .sin6_family = AF_INET6,
+					   .sin6_addr = in6addr_loopback };
 
-		ip[0] = 0x60;
-		ip[7] = 64;
-		memcpy(ip + 8, &a.sin6_addr, 16);
-		memcpy(ip + 24, &a.sin6_addr, 16);
-		l4 = h;
-		switch (ext) {
-		case 1:				/* destination options */
-			ip[6] = 60;
-			l4 += raw_ext6(h, 60, proto, false);
-			break;
-		case 2:				/* fragment header */
-			fo = PICK(&R, ((const uint16_t[]){ 0, 1, 8, 9, 0x100 }));
-			ip[6] = 44;
-			h[0] = proto;
-			h[2] = fo >> 8;
-			h[3] = fo & 0xff;
-			h[7] = 1;
-			l4 += 8;
-			break;
-		case 4:				/* hop-by-hop, routing, dest */
-			ip[6] = 0;
-			l4 += raw_ext6(l4, 0, 43, false);
-			l4 += raw_ext6(l4, 43, 60, false);
-			l4 += raw_ext6(l4, 60, proto, false);
-			break;
-		case 5:				/* authentication */
-			ip[6] = 51;
-			l4 += raw_ext6(h, 51, proto, false);
-			break;
-		case 6:				/* runs past the packet */
-			ip[6] = PICK(&R, ((const uint8_t[]){ 0, 43, 51, 60 }));
-			l4 += raw_ext6(h, ip[6], proto, true);
-			break;
-		default:			/* none; 7: data past plen */
-			ip[6] = proto;
-			break;
-		}
-		raw_l4(l4, sport, dport, l4len);
-		if (proto == IPPROTO_UDP && l4len >= 8 && chance(&R, 15))
-			raw_bad_udp_len(l4, l4len);
-		plen = (l4 - h) + l4len;
-		if (ext == 7 && plen)
-			cut = 1 + below(&R, plen < 16 ? plen : 16);
-		ip[4] = (plen - cut) >> 8;
-		ip[5] = (plen - cut) & 0xff;
-		op_begin(O_RAW, "raw6(ext %u frag %#x proto %u l4 %u cut %u)", ext,
-			 fo, proto, l4len, cut);
-		r = sendto(raw6, pkt, 40 + plen, MSG_DONTWAIT,
-			   (struct sockaddr *)&a, sizeof(a));
+		memcpy(a.saddr, &sa.sin6_addr, 16);
+		memcpy(a.daddr, &sa.sin6_addr, 16);
+		len = craft_ip(&R, pkt, 1, &a, desc, sizeof(desc));
+		op_begin(O_RAW, "%s", desc);
+		r = sendto(raw6, pkt, len, MSG_DONTWAIT,
+			   (struct sockaddr *)&sa, sizeof(sa));
 	}
 	op_note(r < 0 ? errname(errno) : "sent");
 	op_ok();
