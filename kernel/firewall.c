@@ -25,6 +25,8 @@
  */
 
 #include <linux/capability.h>
+#include <linux/igmp.h>
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netfilter.h>
@@ -32,6 +34,7 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/skbuff.h>
 #include <net/addrconf.h>
+#include <net/if_inet6.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/netfilter/nf_conntrack.h>
@@ -96,32 +99,129 @@ int vj_fw_mode_check(u16 flags)
 	return 0;
 }
 
+/*
+ * Has @dev joined the IPv4 group @group?  What ip_check_mc_rcu() answers
+ * for the receive path (it is not exported), but for the group alone: a
+ * source filter (IGMPv3) of the group is not applied here.
+ */
+static bool vj_mc4_joined(const struct in_device *in_dev, __be32 group)
+{
+	const struct ip_mc_list *im;
+
+	for (im = rcu_dereference(in_dev->mc_list); im;
+	     im = rcu_dereference(im->next_rcu))
+		if (im->multiaddr == group)
+			return true;
+	return false;
+}
+
+/* Has @dev joined the IPv6 group @group?  As vj_mc4_joined(). */
+static bool vj_mc6_joined(const struct net_device *dev,
+			  const struct in6_addr *group)
+{
+	const struct inet6_dev *idev = __in6_dev_get(dev);
+	const struct ifmcaddr6 *mc;
+
+	if (!idev)
+		return false;
+	for (mc = rcu_dereference(idev->mc_list); mc;
+	     mc = rcu_dereference(mc->next))
+		if (ipv6_addr_equal(&mc->mca_addr, group))
+			return true;
+	return false;
+}
+
+/*
+ * IPv4: what ip_route_input_slow() and ip_route_input_rcu() accept for
+ * local delivery from a device other than loopback: no multicast, limited
+ * broadcast, zero-network or (without route_localnet) loopback address on
+ * either side, but limited broadcast as destination; multicast only to a
+ * group the device has joined.
+ */
+static bool vj_dst_local4(struct net *net, const struct vj_flow_key *key,
+			  const struct net_device *dev)
+{
+	__be32 saddr = key->saddr[0], daddr = key->daddr[0];
+	struct in_device *in_dev;
+
+	/* What lo receives was routed on output: the stack takes it as is. */
+	if (dev->flags & IFF_LOOPBACK)
+		goto by_type;
+	in_dev = __in_dev_get_rcu(dev);
+	if (!in_dev)
+		return false;
+	if (ipv4_is_multicast(saddr) || ipv4_is_lbcast(saddr))
+		return false;
+	if (ipv4_is_lbcast(daddr) || (!saddr && !daddr))
+		return true;
+	if (ipv4_is_zeronet(saddr) || ipv4_is_zeronet(daddr))
+		return false;
+	if ((ipv4_is_loopback(daddr) || ipv4_is_loopback(saddr)) &&
+	    !IN_DEV_NET_ROUTE_LOCALNET(in_dev, net))
+		return false;
+	if (ipv4_is_multicast(daddr))
+		return vj_mc4_joined(in_dev, daddr);
+by_type:
+	switch (inet_addr_type_dev_table(net, dev, daddr)) {
+	case RTN_LOCAL:
+	case RTN_BROADCAST:
+	case RTN_MULTICAST:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * IPv6: what ip6_rcv_core() and the input route accept from a device other
+ * than loopback: no loopback address on either side, no multicast source,
+ * no multicast destination of scope 0 or interface-local scope; multicast
+ * only to a group the device has joined; unicast to an address of this
+ * host (a link-local one on @dev itself).
+ */
+static bool vj_dst_local6(struct net *net, const struct vj_flow_key *key,
+			  const struct net_device *dev)
+{
+	const struct in6_addr *saddr = (const struct in6_addr *)key->saddr;
+	const struct in6_addr *daddr = (const struct in6_addr *)key->daddr;
+	bool lo = dev->flags & IFF_LOOPBACK;
+
+	if (!lo && (ipv6_addr_loopback(saddr) || ipv6_addr_loopback(daddr)))
+		return false;
+	if (ipv6_addr_is_multicast(saddr))
+		return false;
+	if (ipv6_addr_is_multicast(daddr)) {
+		if (IPV6_ADDR_MC_SCOPE(daddr) == 0)
+			return false;
+		if (lo)
+			return true;
+		return IPV6_ADDR_MC_SCOPE(daddr) != 1 &&
+		       vj_mc6_joined(dev, daddr);
+	}
+	return ipv6_chk_addr(net, daddr,
+			     ipv6_addr_type(daddr) & IPV6_ADDR_LINKLOCAL ?
+			     dev : NULL, 0);
+}
+
 /**
  * vj_dst_local - is the packet addressed to this host?
  * @net: the namespace it arrived in
- * @key: its flow key (destination address and family)
+ * @key: its flow key (addresses and family)
  * @dev: the device it arrived on
  *
- * True for local, broadcast and multicast destinations; false for what the
- * stack would forward.  Used by the fast paths, which run before routing.
+ * True for what the stack would deliver locally: local, broadcast and
+ * joined multicast destinations, without the martians it drops (loopback,
+ * zero-network and multicast sources, loopback destinations from the
+ * wire); false for those and for what the stack would forward.  Used by
+ * the fast paths, which run before routing.  Caller holds
+ * rcu_read_lock().
  */
 bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
 		  const struct net_device *dev)
 {
-	const struct in6_addr *a6;
-
-	if (!key->family) {
-		switch (inet_addr_type_dev_table(net, dev, key->daddr[0])) {
-		case RTN_LOCAL:
-		case RTN_BROADCAST:
-		case RTN_MULTICAST:
-			return true;
-		default:
-			return false;
-		}
-	}
-	a6 = (const struct in6_addr *)key->daddr;
-	return ipv6_addr_is_multicast(a6) || ipv6_chk_addr(net, a6, NULL, 0);
+	if (!key->family)
+		return vj_dst_local4(net, key, dev);
+	return vj_dst_local6(net, key, dev);
 }
 
 /**
