@@ -357,21 +357,26 @@ int vj_udp_inq(struct vj_udp_sock *us)
 	return ret == -EAGAIN ? 0 : ret;
 }
 
-/* Something for a sleeping receiver: a datagram, an error, shutdown. */
+/*
+ * Something for a sleeping receiver: a datagram, a pending error of the
+ * channel socket or of the holder, shutdown.
+ */
 static bool udp_rx_ready(struct vj_udp_sock *us)
 {
 	/* Pairs with vj_sock_ensure_ring(). */
 	struct vj_ring *ring = smp_load_acquire(&us->vs.ring);
 
 	return (ring && vj_ring_waiting(ring)) ||
+	       READ_ONCE(us->vs.sk.sk_err) ||
 	       READ_ONCE(us->holder->sk->sk_err) ||
 	       (READ_ONCE(us->vs.sk.sk_shutdown) & RCV_SHUTDOWN);
 }
 
 /*
- * Sleep until udp_rx_ready(), a signal or the timeout.  Datagrams wake the
- * socket's queue (the producers' sk_data_ready()); the holder's errors its
- * own queue: wait on both.  Returns the time left.
+ * Sleep until udp_rx_ready(), a signal or the timeout.  Datagrams (the
+ * producers' sk_data_ready()) and the channel socket's error (ENODEV,
+ * vj_sock_dev_gone()'s sk_error_report()) wake the socket's queue; the
+ * holder's errors its own queue: wait on both.  Returns the time left.
  */
 static long udp_rx_wait(struct vj_udp_sock *us, long timeo)
 {
@@ -389,10 +394,14 @@ static long udp_rx_wait(struct vj_udp_sock *us, long timeo)
 }
 
 /*
- * recvmsg() on a UDP channel socket, as udp_recvmsg(): a pending error of
- * the holder (an ICMP error on a connected socket) first, then a datagram,
- * else 0 after SHUT_RD, EAGAIN without waiting (MSG_DONTWAIT, O_NONBLOCK,
- * SO_RCVTIMEO expired), or wait.  MSG_ERRQUEUE reads the holder's queue.
+ * recvmsg() on a UDP channel socket, as udp_recvmsg(): a pending error
+ * first, the holder's (an ICMP error on a connected socket), then the
+ * channel socket's (ENODEV once the device the channel is bound to is
+ * unregistered, or the error recvmmsg() kept after a partial batch), each
+ * taken as it is returned (SO_ERROR takes the channel socket's too);
+ * poll() reports POLLERR until then.  Then a datagram, else 0 after
+ * SHUT_RD, EAGAIN without waiting (MSG_DONTWAIT, O_NONBLOCK, SO_RCVTIMEO
+ * expired), or wait.  MSG_ERRQUEUE reads the holder's queue.
  */
 int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		   int flags)
@@ -407,7 +416,7 @@ int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		return sock_recvmsg(us->holder, msg, flags);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	for (;;) {
-		ret = sock_error(us->holder->sk);
+		ret = sock_error(us->holder->sk) ?: sock_error(sk);
 		if (ret)
 			return ret;
 		/* Pairs with vj_sock_ensure_ring(). */

@@ -5,14 +5,18 @@
  * SO_REUSEPORT takes the other datagrams of the port; the bind rules
  * against channels and ordinary UDP sockets; disconnect; close of either
  * channel.  Ordinary UDP sockets in the same arrangement on another port
- * are the reference wherever UDP's behaviour is the contract.
+ * are the reference wherever UDP's behaviour is the contract.  Last, the
+ * receiving calls of channels whose device goes away against poll().
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -506,6 +510,158 @@ static int t_close_wildcard(void)
 	return close_one(false);
 }
 
+#define DEAD_DEV	"vjudead0"
+#define DEAD_ROUNDS	100
+
+/* A UDP channel socket bound to any:port on DEAD_DEV (SO_BINDTODEVICE). */
+static int dev_bound(int family, uint16_t port)
+{
+	int fd = udp_chan(family);
+
+	EXPECT_OK(setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, DEAD_DEV,
+			     sizeof(DEAD_DEV)), "SO_BINDTODEVICE " DEAD_DEV);
+	EXPECT_OK(udp_bind_to(fd, any_of(family), port),
+		  "bind %s to %u on " DEAD_DEV, family == AF_INET ? "UDP4" :
+		  "UDP6", port);
+	return fd;
+}
+
+static int so_err(int fd)
+{
+	socklen_t len = sizeof(int);
+	int v = -1;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &v, &len))
+		fail("SO_ERROR: %s", errname(errno));
+	return v;
+}
+
+/* One receiving call without waiting: recvmsg(), or recvmmsg() of one. */
+static long recv_now(int fd, bool mmsg)
+{
+	char buf[64];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct mmsghdr mm = { .msg_hdr = { .msg_iov = &iov,
+					   .msg_iovlen = 1 } };
+
+	if (mmsg)
+		return recvmmsg(fd, &mm, 1, MSG_DONTWAIT, NULL);
+	return recvmsg(fd, &mm.msg_hdr, MSG_DONTWAIT);
+}
+
+/*
+ * The level-triggered loop of an event-driven receiver on fd, for at most
+ * DEAD_ROUNDS rounds: epoll_wait() (100 ms), then a receiving call without
+ * waiting whenever fd is reported, until a wait finds nothing.  The first
+ * round must report POLLERR and the call return want, once (want 0: no
+ * round reports fd); then epoll and the calls agree that nothing is left.
+ * A call that returns EAGAIN while epoll reports fd makes the loop spin.
+ */
+static void dead_loop(int fd, bool mmsg, int want, const char *what)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+	int ep, round, n, err, errs = 0;
+	long r;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	EXPECT_OK(ep, "epoll_create1");
+	EXPECT_OK(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), "epoll_ctl");
+	for (round = 1; round <= DEAD_ROUNDS; round++) {
+		n = epoll_wait(ep, &ev, 1, 100);
+		EXPECT_OK(n, "%s: epoll_wait", what);
+		if (!n)
+			break;
+		r = recv_now(fd, mmsg);
+		err = errno;
+		CHECK(r < 0, "%s: round %d: a datagram of %ld bytes", what,
+		      round, r);
+		CHECK(err != EAGAIN,
+		      "%s: round %d: epoll_wait reported %#x, %s EAGAIN: the loop spins",
+		      what, round, ev.events, mmsg ? "recvmmsg" : "recvmsg");
+		CHECK(round == 1 && want && ev.events & EPOLLERR && err == want,
+		      "%s: round %d: epoll_wait reported %#x, %s %s; want %s",
+		      what, round, ev.events, mmsg ? "recvmmsg" : "recvmsg",
+		      errname(err), want ? "POLLERR and the error once" :
+		      "no event");
+		errs++;
+	}
+	CHECK(round <= DEAD_ROUNDS, "%s: still reported after %d rounds",
+	      what, DEAD_ROUNDS);
+	CHECK(errs == !!want, "%s: no event, want POLLERR", what);
+	EXPECT_ERR(recv_now(fd, mmsg), EAGAIN, "%s: after the loop", what);
+	err = so_err(fd);
+	CHECK(!err, "%s: SO_ERROR %s after the loop", what, errname(err));
+	close(ep);
+}
+
+/*
+ * Unregistering the device UDP channel sockets are bound to
+ * (SO_BINDTODEVICE) sets ENODEV on them.  poll() reports POLLERR until it
+ * is taken, and the receiving calls must report what poll() does: an
+ * event loop gets ENODEV from recvmsg() or recvmmsg() once and then no
+ * more events (instead of POLLERR forever and EAGAIN: a busy loop); a
+ * receiver asleep in recv() wakes with ENODEV; SO_ERROR takes the error
+ * as well, and then neither poll() nor recv() has anything to report.
+ */
+static int t_dead_epoll(void)
+{
+	struct timeval tv = { .tv_sec = 3 };
+	int e4, e6, s, r, st;
+	uint64_t t0;
+	pid_t pid;
+	long n;
+
+	sh("ip link del " DEAD_DEV " >/dev/null 2>&1");
+	if (sh("ip link add " DEAD_DEV " type dummy 2>/dev/null") &&
+	    sh("ip link add " DEAD_DEV " type veth peer name vjudead1"))
+		fail("cannot create a dummy or veth device");
+	sh("ip link set " DEAD_DEV " up");
+	e4 = dev_bound(AF_INET, tport(0));
+	e6 = dev_bound(AF_INET6, tport(1));
+	s = dev_bound(AF_INET, tport(2));
+	r = dev_bound(AF_INET6, tport(3));
+	dead_loop(e4, false, 0, "UDP4 before the delete");
+	EXPECT_OK(setsockopt(r, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)),
+		  "SO_RCVTIMEO");
+
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", errname(errno));
+	if (!pid) {
+		char buf[64];
+
+		n = recv(r, buf, sizeof(buf), 0);
+		_exit(n < 0 ? errno : 255);
+	}
+	msleep(300);
+	step("deleting " DEAD_DEV);
+	t0 = now_ns();
+	if (sh("ip link del " DEAD_DEV))
+		fail("ip link del " DEAD_DEV " failed");
+
+	dead_loop(e4, false, ENODEV, "UDP4, recvmsg");
+	dead_loop(e6, true, ENODEV, "UDP6, recvmmsg");
+	st = so_err(s);
+	CHECK(st == ENODEV, "UDP4: SO_ERROR %s, want ENODEV", errname(st));
+	dead_loop(s, false, 0, "UDP4 after SO_ERROR");
+
+	CHECK(waitpid(pid, &st, 0) == pid, "waitpid: %s", errname(errno));
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == ENODEV,
+	      "UDP6: recv asleep returned %s, want ENODEV",
+	      !WIFEXITED(st) ? "no status" : WEXITSTATUS(st) == 255 ?
+	      "a datagram" : errname(WEXITSTATUS(st)));
+	CHECK(now_ns() - t0 < 2000 * MSEC,
+	      "UDP6: recv asleep woke %llu ms after the delete",
+	      (unsigned long long)((now_ns() - t0) / MSEC));
+	dead_loop(r, false, 0, "UDP6 after recv asleep");
+
+	close(e4);
+	close(e6);
+	close(s);
+	close(r);
+	return 0;
+}
+
 const struct vj_case udp3_cases[] = {
 	VJ_CASE("UDP_CONNECT_NARROWS4", t_narrow4),
 	VJ_CASE("UDP_CONNECT_NARROWS6", t_narrow6),
@@ -517,5 +673,6 @@ const struct vj_case udp3_cases[] = {
 	VJ_CASE("UDP_QUEUED_NOT_PEER", t_queued_not_peer),
 	VJ_CASE("UDP_CLOSE_CONNECTED", t_close_connected),
 	VJ_CASE("UDP_CLOSE_WILDCARD", t_close_wildcard),
+	VJ_CASE("UDP_DEAD_EPOLL", t_dead_epoll),
 	{ NULL }
 };
