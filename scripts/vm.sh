@@ -19,6 +19,8 @@
 #   --timeout SECS     hard limit for the whole VM (default 900)
 #   --out DIR          keep the output share in DIR (rc, output, dmesg,
 #                      uname, console.log); default: a temp dir, removed
+#                      if the exit status is 0, else moved to
+#                      ~/.cache/vjchan/failed/ ($VJ_CACHE/failed/)
 #   --cwd DIR          directory to run CMD in (default: repository root)
 #   --kernel PATH      bzImage to boot instead of the fetched one
 #   --moddir PATH      its /lib/modules/<kver> (give both for another kernel)
@@ -31,6 +33,12 @@
 # (WARNING, BUG, Oops, lockdep, KASAN, UBSAN, kmemleak, RCU stall, Call
 # Trace, panic ...), 124 if the VM hit --timeout, 125 if the guest never
 # reported a status (boot failure or crash), 2 for usage errors.
+#
+# Without --out, a run whose exit status is not 0 (also 130 or 143 when
+# vm.sh is interrupted or terminated) keeps its output share: it is moved
+# to ${VJ_CACHE:-~/.cache/vjchan}/failed/<UTC time>-<pid>/, with .vm/cmd
+# holding the command, and vm.sh prints its path on stderr.  Only the 20
+# newest of these directories are kept.
 #
 # Guest: eth0 (52:54:00:12:34:01), eth1 (52:54:00:12:34:02) and eth2
 # (52:54:00:12:34:03, for vjnet) are virtio-net NICs on one QEMU-internal
@@ -64,7 +72,7 @@ need_int() {
 	[[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, not '$2'"
 }
 
-smp=2 mem=1024 tmo=900 out= cwd=$top kernel= moddir= append= quiet=0 lock=1
+smp=2 mem=1024 tmo=900 out='' cwd=$top kernel='' moddir='' append='' quiet=0 lock=1
 extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -153,11 +161,37 @@ printf '%s\n' "$cmd" >"$state/cmd"
 printf '%s\n' "$cwd" >"$state/cwd"
 console=$out/console.log
 
+# keep_failed: move the output share to $cache/failed/<UTC time>-<pid>,
+# say where, and delete all but the 20 newest directories there.
+# shellcheck disable=SC2317  # called from cleanup, the EXIT trap
+keep_failed() {
+	local failed=$cache/failed dst d
+	local -a old
+	dst=$failed/$(date -u +%Y%m%dT%H%M%SZ)-$$
+	if ! mkdir -p "$failed" || ! mv "$out" "$dst"; then
+		say "cannot move $out to $dst; it is left where it is"
+		return 0
+	fi
+	say "console and dmesg of this failed run kept in $dst"
+	mapfile -t old < <(find "$failed" -mindepth 1 -maxdepth 1 -type d \
+		-printf '%f\n' | LC_ALL=C sort -r | tail -n +21)
+	for d in "${old[@]}"; do
+		[ "$failed/$d" = "$dst" ] || rm -rf "${failed:?}/$d"
+	done
+}
+
+# shellcheck disable=SC2317  # the EXIT trap
 cleanup() {
-	local pid
+	local st=$? pid
 	pid=$(cat "$state/qemu.pid" 2>/dev/null) || pid=
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	[ "$keep" = 1 ] || rm -rf "$out"
+	if [ "$keep" = 1 ]; then
+		return
+	elif [ "$st" != 0 ]; then
+		keep_failed
+	else
+		rm -rf "$out"
+	fi
 }
 trap cleanup EXIT
 trap 'say "interrupted"; exit 130' INT
@@ -169,6 +203,7 @@ cmdline="console=ttyS0 loglevel=5 panic=-1 net.ifnames=0 mitigations=off edd=off
 cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30"
 cmdline+=" vj.init=$guest_init vj.moddir=$moddir vj.repo=$top$append"
 
+# shellcheck disable=SC2054  # the commas are QEMU's option syntax
 qemu=("$qemu_bin" -accel tcg,thread=multi -smp "$smp" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
