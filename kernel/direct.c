@@ -132,6 +132,25 @@ void vj_direct_unregister(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(vj_direct_unregister);
 
+/**
+ * vj_direct_dev_gone - @dev is unregistered or leaves its namespace
+ * @dev: any device
+ *
+ * Detaches the owning channel, if any, before anything else of the event:
+ * the queue no longer writes into its buffers, so frames that @dev
+ * receives in another namespace never reach a mapping of this one.  The
+ * device still offers direct receive (to a channel of its new namespace);
+ * the channel is unhashed and sees POLLHUP (vj_flow_dev_gone()).
+ * Context: rtnl_lock held (NETDEV_UNREGISTER).
+ */
+void vj_direct_dev_gone(struct net_device *dev)
+{
+	struct vj_direct_dev *dd = direct_dev_find(dev);
+
+	if (dd && dd->owner)
+		direct_detach(dd);
+}
+
 /*
  * Bind-time: make @chan, whose ring is @ring, own the receive queue of
  * device @ifindex.  Called with rtnl_lock held, before the flow is bound.

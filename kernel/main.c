@@ -9,6 +9,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "vj_direct.h"
 #include "vj_flow.h"
 #include "vj_hook.h"
 #include "vj_net.h"
@@ -68,9 +69,15 @@ static int vj_netdev_event(struct notifier_block *nb, unsigned long event,
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 
-	/* Also sent in the old namespace when a device moves away. */
-	if (event == NETDEV_UNREGISTER)
+	/*
+	 * Also sent in the old namespace when a device moves away: a direct
+	 * channel gives the device's queue back first, then every channel
+	 * bound to the device is unhashed.
+	 */
+	if (event == NETDEV_UNREGISTER) {
+		vj_direct_dev_gone(dev);
 		vj_flow_dev_gone(vj_pernet(dev_net(dev)), dev->ifindex);
+	}
 	return NOTIFY_DONE;
 }
 

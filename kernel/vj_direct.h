@@ -6,6 +6,7 @@
 #include "vjchan_driver.h"
 
 struct net;
+struct net_device;
 struct vj_chan;
 struct vj_ring;
 
@@ -13,5 +14,6 @@ int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
 		     struct vj_ring *ring, struct vj_direct **out);
 void vj_direct_release_locked(struct vj_direct *d);
 void vj_direct_release(struct vj_direct *d);
+void vj_direct_dev_gone(struct net_device *dev);
 
 #endif /* _VJ_DIRECT_H */

@@ -518,6 +518,42 @@ busy_end() {
 	return 0
 }
 
+# VJNET_DIRECT_NETNS: a device with a direct channel moves to another
+# namespace.  The channel sees the device go, and the queue is given back
+# first: every buffer posted to the device came back (rx_direct_posted ==
+# rx_direct_returned) and no frame the device receives in its new
+# namespace is written into the old owner's buffers.  Then it moves back.
+t_direct_netns() {
+	local why= out p r d0 d1
+	if ! busy_start 9702 --direct; then
+		fail VJNET_DIRECT_NETNS "no channel: $(cat "$tmp/busy.out")"
+		return
+	fi
+	ip netns add vjmove || why+=" netns add failed;"
+	ip link set "$dev" netns vjmove || why+=" move failed;"
+	out=$(busy_end direct) || why+=" $out;"
+	kill_bg
+	p=$(ip netns exec vjmove ethtool -S "$dev" | sed -n 's/^ *rx_direct_posted: //p')
+	r=$(ip netns exec vjmove ethtool -S "$dev" | sed -n 's/^ *rx_direct_returned: //p')
+	[ -n "$p" ] && [ "$p" = "$r" ] ||
+		why+=" after the move rx_direct_posted ${p:-?}, rx_direct_returned ${r:-?};"
+	# Traffic in the new namespace: none of it written directly.
+	d0=$(ip netns exec vjmove ethtool -S "$dev" | sed -n 's/^ *rx_direct: //p')
+	ip -n vjmove link set "$dev" up
+	ip -n vjmove addr add 192.0.2.129/25 dev "$dev"
+	ip netns exec peer ping -q -c 5 -i 0.2 -W 1 192.0.2.129 >/dev/null 2>&1
+	d1=$(ip netns exec vjmove ethtool -S "$dev" | sed -n 's/^ *rx_direct: //p')
+	[ "$d0" = "$d1" ] || why+=" rx_direct $d0 -> $d1 in the new namespace;"
+	ip -n vjmove link set "$dev" netns 1 || why+=" move back failed;"
+	ip netns del vjmove
+	out=$(dev_setup "$dev" 2>&1) || why+=" device setup: $out;"
+	if [ -n "$why" ]; then
+		fail VJNET_DIRECT_NETNS "$why"
+	else
+		ok VJNET_DIRECT_NETNS
+	fi
+}
+
 t_detach_busy() {
 	local why= out
 	# A direct channel: its buffers must come back from the queue.
@@ -572,6 +608,7 @@ cases="VJNET_ATTACH VJNET_BYPASS_UDP4 VJNET_BYPASS_UDP6 VJNET_PING VJNET_TCP
        VJNET_ARP_ND VJNET_OTHER_UDP VJNET_FILTERED VJNET_COUNTERS
        VJNET_DIRECT_UDP4 VJNET_DIRECT_UDP6 VJNET_DIRECT_EXTHDR
        VJNET_DIRECT_MARTIANS VJNET_DIRECT_SHARED VJNET_DIRECT_HOSTILE
+       VJNET_DIRECT_NETNS
        VJNET_DETACH_BUSY VJNET_UNLOAD_BUSY"
 fail_all() {
 	local c
@@ -617,5 +654,6 @@ t_direct_exthdr
 t_direct_martians
 t_direct_shared
 t_direct_hostile
+t_direct_netns
 t_detach_busy
 t_unload_busy
