@@ -108,4 +108,5 @@ def main():
         s.send(dmac + smac + struct.pack("!H", etype) + pkt)
 
 
-main()
+if __name__ == "__main__":
+    main()

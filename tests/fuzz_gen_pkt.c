@@ -67,31 +67,30 @@ void op_raw(void)
 		.sport = htons(1024 + below(&R, 60000)),
 		.dport = htons(PBASE + below(&R, NPORTS)),
 	};
+	struct sockaddr_in sa4 = { .sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6,
+				    .sin6_addr = in6addr_loopback };
+	int v6 = raw6 >= 0 && !chance(&R, 60);
 	char desc[128];
 	uint32_t len;
 	ssize_t r;
 
-	if (raw6 < 0 || chance(&R, 60)) {
-		struct sockaddr_in sa = { .sin_family = AF_INET,
-			.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-
-		memcpy(a.saddr, &sa.sin_addr, 4);
-		memcpy(a.daddr, &sa.sin_addr, 4);
-		len = craft_ip(&R, pkt, 0, &a, desc, sizeof(desc));
-		op_begin(O_RAW, "%s", desc);
-		r = sendto(raw4, pkt, len, MSG_DONTWAIT,
-			   (struct sockaddr *)&sa, sizeof(sa));
+	if (v6) {
+		memcpy(a.saddr, &sa6.sin6_addr, 16);
+		memcpy(a.daddr, &sa6.sin6_addr, 16);
 	} else {
-		struct sockaddr_in6 sa = { .sin6_family = AF_INET6,
-					   .sin6_addr = in6addr_loopback };
-
-		memcpy(a.saddr, &sa.sin6_addr, 16);
-		memcpy(a.daddr, &sa.sin6_addr, 16);
-		len = craft_ip(&R, pkt, 1, &a, desc, sizeof(desc));
-		op_begin(O_RAW, "%s", desc);
-		r = sendto(raw6, pkt, len, MSG_DONTWAIT,
-			   (struct sockaddr *)&sa, sizeof(sa));
+		memcpy(a.saddr, &sa4.sin_addr, 4);
+		memcpy(a.daddr, &sa4.sin_addr, 4);
 	}
+	len = craft_ip(&R, pkt, v6, &a, desc, sizeof(desc));
+	op_begin(O_RAW, "%s", desc);
+	if (v6)
+		r = sendto(raw6, pkt, len, MSG_DONTWAIT,
+			   (struct sockaddr *)&sa6, sizeof(sa6));
+	else
+		r = sendto(raw4, pkt, len, MSG_DONTWAIT,
+			   (struct sockaddr *)&sa4, sizeof(sa4));
 	op_note(r < 0 ? errname(errno) : "sent");
 	op_ok();
 }
