@@ -554,6 +554,45 @@ t_direct_netns() {
 	fi
 }
 
+# VJNET_DIRECT_DETACH_FAIL: the queue reset that gives a busy direct
+# channel's buffers back fails (vjnet's fail_rx_reset test hook) when the
+# channel closes.  vjnet resets the device whole instead: every buffer came
+# back (rx_direct_posted == rx_direct_returned), and the device works
+# again, on global buffers: the peer's ping is answered.
+t_direct_detach_fail() {
+	local why= p r i up= hook=/sys/module/vjnet/parameters/fail_rx_reset
+	if [ ! -w "$hook" ]; then
+		fail VJNET_DIRECT_DETACH_FAIL "no $hook"
+		return
+	fi
+	if ! busy_start 9703 --direct; then
+		fail VJNET_DIRECT_DETACH_FAIL "no channel: $(cat "$tmp/busy.out")"
+		return
+	fi
+	echo 1 >"$hook"
+	kill "$busy_recv" 2>/dev/null
+	wait "$busy_recv" 2>/dev/null
+	kill_bg
+	[ "$(cat "$hook")" = N ] || { why+=" the hook was not used;"; echo 0 >"$hook"; }
+	dmesg | grep -q "receive queue reset failed, resetting the device" ||
+		why+=" no device reset logged;"
+	p=$(ethstat "$dev" rx_direct_posted)
+	r=$(ethstat "$dev" rx_direct_returned)
+	[ "$p" = "$r" ] ||
+		why+=" rx_direct_posted $p, rx_direct_returned $r;"
+	for i in $(seq 10); do
+		ip netns exec peer ping -c 1 -W 1 192.0.2.129 >/dev/null 2>&1 &&
+			{ up=1; break; }
+		sleep 0.5
+	done
+	[ -n "$up" ] || why+=" 192.0.2.129 does not answer after the reset;"
+	if [ -n "$why" ]; then
+		fail VJNET_DIRECT_DETACH_FAIL "$why"
+	else
+		ok VJNET_DIRECT_DETACH_FAIL
+	fi
+}
+
 t_detach_busy() {
 	local why= out
 	# A direct channel: its buffers must come back from the queue.
@@ -608,7 +647,7 @@ cases="VJNET_ATTACH VJNET_BYPASS_UDP4 VJNET_BYPASS_UDP6 VJNET_PING VJNET_TCP
        VJNET_ARP_ND VJNET_OTHER_UDP VJNET_FILTERED VJNET_COUNTERS
        VJNET_DIRECT_UDP4 VJNET_DIRECT_UDP6 VJNET_DIRECT_EXTHDR
        VJNET_DIRECT_MARTIANS VJNET_DIRECT_SHARED VJNET_DIRECT_HOSTILE
-       VJNET_DIRECT_NETNS
+       VJNET_DIRECT_NETNS VJNET_DIRECT_DETACH_FAIL
        VJNET_DETACH_BUSY VJNET_UNLOAD_BUSY"
 fail_all() {
 	local c
@@ -655,5 +694,6 @@ t_direct_martians
 t_direct_shared
 t_direct_hostile
 t_direct_netns
+t_direct_detach_fail
 t_detach_busy
 t_unload_busy

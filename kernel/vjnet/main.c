@@ -28,13 +28,20 @@
 #include "vjnet.h"
 
 static char claim[64];
+
+/*
+ * Test hook: the next receive-queue reset of a direct detach fails as if
+ * the device had refused it (vjnet_reinit() then resets the device whole).
+ */
+bool vjnet_fail_rx_reset;
+module_param_named(fail_rx_reset, vjnet_fail_rx_reset, bool, 0644);
+MODULE_PARM_DESC(fail_rx_reset, "test: fail the next direct detach's queue reset");
 module_param_string(claim, claim, sizeof(claim), 0644);
 MODULE_PARM_DESC(claim, "virtio device (e.g. virtio2) that probe may take");
 
-static int vjnet_open(struct net_device *dev)
+/* Fill the receive queue and start NAPI. */
+static void vjnet_up(struct vjnet_priv *vi)
 {
-	struct vjnet_priv *vi = netdev_priv(dev);
-
 	if (!vjnet_rx_fill(vi, GFP_KERNEL))
 		schedule_delayed_work(&vi->refill, 0);
 	napi_enable(&vi->napi);
@@ -42,6 +49,16 @@ static int vjnet_open(struct net_device *dev)
 	local_bh_disable();
 	napi_schedule(&vi->napi);
 	local_bh_enable();
+}
+
+static int vjnet_open(struct net_device *dev)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	/* A device that did not come back from vjnet_reinit(). */
+	if (vi->broken)
+		return -EIO;
+	vjnet_up(vi);
 	netif_tx_start_all_queues(dev);
 	return 0;
 }
@@ -51,6 +68,9 @@ static int vjnet_stop(struct net_device *dev)
 	struct vjnet_priv *vi = netdev_priv(dev);
 
 	netif_tx_disable(dev);
+	/* vjnet_reinit() stopped NAPI of a broken device already. */
+	if (vi->broken)
+		return 0;
 	cancel_delayed_work_sync(&vi->refill);
 	napi_disable(&vi->napi);
 	/* A refill scheduled by the last poll. */
@@ -110,6 +130,70 @@ static int vjnet_find_vqs(struct vjnet_priv *vi)
 	vi->rvq = vqs[0];
 	vi->svq = vqs[1];
 	return 0;
+}
+
+/**
+ * vjnet_reinit - reset the device whole and bring it back
+ * @vi: the device
+ *
+ * For when the receive queue alone could not be reset (a failed direct
+ * detach): NAPI and transmit stop, the device is reset, every buffer still
+ * posted goes back to its owner (the direct channel, while vi->direct is
+ * still set, or the pool) and every skb not yet sent is freed; then the
+ * features are negotiated and the queues made again, as at probe, the
+ * receive queue is filled from the global pool, and NAPI and transmit run
+ * again.  If the device does not come back, it is marked broken: it stays
+ * down, with nothing posted, until vjnet is unbound from it.
+ * Context: rtnl_lock held.  Return: 0 or the error.
+ */
+int vjnet_reinit(struct vjnet_priv *vi)
+{
+	struct virtio_device *vdev = vi->vdev;
+	struct net_device *dev = vi->dev;
+	bool running = netif_running(dev);
+	int err;
+
+	ASSERT_RTNL();
+	/* No start_xmit in flight once the queues are stopped. */
+	netif_tx_lock_bh(dev);
+	netif_device_detach(dev);
+	netif_tx_unlock_bh(dev);
+	if (running) {
+		cancel_delayed_work_sync(&vi->refill);
+		napi_disable(&vi->napi);
+		cancel_delayed_work_sync(&vi->refill);
+	}
+	virtio_reset_device(vdev);
+	vjnet_rx_free_unused(vi);
+	vjnet_tx_free_unused(vi);
+	vi->direct = NULL;
+	vdev->config->del_vqs(vdev);
+
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_DRIVER);
+	err = vdev->config->finalize_features(vdev);
+	if (err)
+		goto err_broken;
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_FEATURES_OK);
+	if (!(vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_FEATURES_OK)) {
+		err = -ENODEV;
+		goto err_broken;
+	}
+	err = vjnet_find_vqs(vi);
+	if (err)
+		goto err_broken;
+	virtio_device_ready(vdev);
+	if (running)
+		vjnet_up(vi);
+	netif_device_attach(dev);
+	vjnet_update_carrier(vi);
+	return 0;
+
+err_broken:
+	virtio_add_status(vdev, VIRTIO_CONFIG_S_FAILED);
+	vi->broken = true;
+	netif_carrier_off(dev);
+	return err;
 }
 
 static int vjnet_probe(struct virtio_device *vdev)
@@ -196,9 +280,12 @@ static void vjnet_remove(struct virtio_device *vdev)
 	rtnl_unlock();
 	unregister_netdev(dev);
 	virtio_reset_device(vdev);
-	vjnet_rx_free_unused(vi);
-	vjnet_tx_free_unused(vi);
-	vdev->config->del_vqs(vdev);
+	/* A broken device has no queues (vjnet_reinit()). */
+	if (!vi->broken) {
+		vjnet_rx_free_unused(vi);
+		vjnet_tx_free_unused(vi);
+		vdev->config->del_vqs(vdev);
+	}
 	netif_napi_del(&vi->napi);
 	free_netdev(dev);
 }

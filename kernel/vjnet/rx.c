@@ -261,7 +261,12 @@ static int rx_switch(struct vjnet_priv *vi, struct vj_direct *d)
 	ASSERT_RTNL();
 	if (running)
 		napi_disable(&vi->napi);
-	err = virtqueue_reset(vi->rvq, rx_recycle, NULL);
+	if (!d && READ_ONCE(vjnet_fail_rx_reset)) {	/* test hook, main.c */
+		WRITE_ONCE(vjnet_fail_rx_reset, false);
+		err = -EIO;
+	} else {
+		err = virtqueue_reset(vi->rvq, rx_recycle, NULL);
+	}
 	if (!err)
 		vi->direct = d;
 	if (running) {
@@ -288,21 +293,20 @@ static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
 {
 	struct vjnet_priv *vi = netdev_priv(dev);
 
+	int err;
+
 	if (!rx_switch(vi, NULL))
 		return;
 	/*
 	 * The channel's buffers must not stay with the device: reset it
-	 * whole.  The interface stays down until the next attach.
+	 * whole, which gives them back, and bring it up again on global
+	 * buffers.
 	 */
 	netdev_err(dev, "receive queue reset failed, resetting the device\n");
-	if (netif_running(dev))
-		napi_disable(&vi->napi);
-	virtio_reset_device(vi->vdev);
-	vjnet_rx_free_unused(vi);
-	vi->direct = NULL;
-	netif_carrier_off(dev);
-	if (netif_running(dev))
-		napi_enable(&vi->napi);
+	err = vjnet_reinit(vi);
+	if (err)
+		netdev_err(dev, "device reset failed (%d): down until unbound\n",
+			   err);
 }
 
 const struct vj_direct_ops vjnet_direct_ops = {

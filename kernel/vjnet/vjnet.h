@@ -63,6 +63,8 @@ struct vjnet_priv {
 	 * changed under rtnl_lock with NAPI disabled and the queue reset.
 	 */
 	struct vj_direct *direct;
+	/* vjnet_reinit() failed: no queues; the device stays down. */
+	bool broken;
 	/* Refill when the pool ran dry and the receive queue is empty. */
 	struct delayed_work refill;
 	struct work_struct config_work;
@@ -80,6 +82,8 @@ void vjnet_rx_done(struct virtqueue *rvq);
 void vjnet_refill_work(struct work_struct *work);
 bool vjnet_rx_fill(struct vjnet_priv *vi, gfp_t gfp);
 void vjnet_rx_free_unused(struct vjnet_priv *vi);
+int vjnet_reinit(struct vjnet_priv *vi);
+extern bool vjnet_fail_rx_reset;
 extern const struct vj_direct_ops vjnet_direct_ops;
 
 /* tx.c */
