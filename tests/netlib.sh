@@ -21,6 +21,17 @@ fail() {
 	echo "FAIL $name: $*"
 }
 
+# expect_errors NAME / expect_end: the kernel errors logged between the two
+# are provoked by test NAME on purpose; KERNEL_LOG_CLEAN (run-guest.sh)
+# leaves them to that test.  Splats (WARN, BUG, KASAN...) still count.
+expect_errors() {
+	echo "<6>vjchan-tests: expect errors: $1" >/dev/kmsg
+}
+
+expect_end() {
+	echo "<6>vjchan-tests: expect end" >/dev/kmsg
+}
+
 # kill_bg: stop the background jobs started here.
 kill_bg() {
 	local p

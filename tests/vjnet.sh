@@ -569,10 +569,12 @@ t_direct_detach_fail() {
 		fail VJNET_DIRECT_DETACH_FAIL "no channel: $(cat "$tmp/busy.out")"
 		return
 	fi
+	expect_errors VJNET_DIRECT_DETACH_FAIL
 	echo 1 >"$hook"
 	kill "$busy_recv" 2>/dev/null
 	wait "$busy_recv" 2>/dev/null
 	kill_bg
+	expect_end
 	[ "$(cat "$hook")" = N ] || { why+=" the hook was not used;"; echo 0 >"$hook"; }
 	dmesg | grep -q "receive queue reset failed, resetting the device" ||
 		why+=" no device reset logged;"
