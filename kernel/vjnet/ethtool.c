@@ -44,7 +44,7 @@ static const struct vjnet_stat_desc vjnet_tx_descs[] = {
 #define VJNET_NRX	ARRAY_SIZE(vjnet_rx_descs)
 #define VJNET_NTX	ARRAY_SIZE(vjnet_tx_descs)
 
-static u64 stat_read(const void *base, size_t offset)
+static u64 vjnet_stat_read(const void *base, size_t offset)
 {
 	return u64_stats_read((const u64_stats_t *)(base + offset));
 }
@@ -56,8 +56,8 @@ static void read_rx(struct vjnet_priv *vi, u64 *out)
 	do {
 		start = u64_stats_fetch_begin(&vi->rx_stats.syncp);
 		for (i = 0; i < VJNET_NRX; i++)
-			out[i] = stat_read(&vi->rx_stats,
-					   vjnet_rx_descs[i].offset);
+			out[i] = vjnet_stat_read(&vi->rx_stats,
+						 vjnet_rx_descs[i].offset);
 	} while (u64_stats_fetch_retry(&vi->rx_stats.syncp, start));
 }
 
@@ -68,8 +68,8 @@ static void read_tx(struct vjnet_priv *vi, u64 *out)
 	do {
 		start = u64_stats_fetch_begin(&vi->tx_stats.syncp);
 		for (i = 0; i < VJNET_NTX; i++)
-			out[i] = stat_read(&vi->tx_stats,
-					   vjnet_tx_descs[i].offset);
+			out[i] = vjnet_stat_read(&vi->tx_stats,
+						 vjnet_tx_descs[i].offset);
 	} while (u64_stats_fetch_retry(&vi->tx_stats.syncp, start));
 }
 

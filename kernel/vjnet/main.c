@@ -29,13 +29,6 @@
 
 static char claim[64];
 
-/*
- * Test hook: the next receive-queue reset of a direct detach fails as if
- * the device had refused it (vjnet_reinit() then resets the device whole).
- */
-bool vjnet_fail_rx_reset;
-module_param_named(fail_rx_reset, vjnet_fail_rx_reset, bool, 0644);
-MODULE_PARM_DESC(fail_rx_reset, "test: fail the next direct detach's queue reset");
 module_param_string(claim, claim, sizeof(claim), 0644);
 MODULE_PARM_DESC(claim, "virtio device (e.g. virtio2) that probe may take");
 
@@ -146,7 +139,7 @@ static int vjnet_find_vqs(struct vjnet_priv *vi)
  * down, with nothing posted, until vjnet is unbound from it.
  * Context: rtnl_lock held.  Return: 0 or the error.
  */
-int vjnet_reinit(struct vjnet_priv *vi)
+static int vjnet_reinit(struct vjnet_priv *vi)
 {
 	struct virtio_device *vdev = vi->vdev;
 	struct net_device *dev = vi->dev;
@@ -195,6 +188,39 @@ err_broken:
 	netif_carrier_off(dev);
 	return err;
 }
+
+static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	if (!virtio_has_feature(vi->vdev, VIRTIO_F_RING_RESET))
+		return -EOPNOTSUPP;
+	return vjnet_rx_switch(vi, d);
+}
+
+static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+	int err;
+
+	if (!vjnet_rx_switch(vi, NULL))
+		return;
+	/*
+	 * The channel's buffers must not stay with the device: reset it
+	 * whole, which gives them back, and bring it up again on global
+	 * buffers.
+	 */
+	netdev_err(dev, "receive queue reset failed, resetting the device\n");
+	err = vjnet_reinit(vi);
+	if (err)
+		netdev_err(dev, "device reset failed (%d): down until unbound\n",
+			   err);
+}
+
+static const struct vj_direct_ops vjnet_direct_ops = {
+	.attach = vjnet_direct_attach,
+	.detach = vjnet_direct_detach,
+};
 
 static int vjnet_probe(struct virtio_device *vdev)
 {

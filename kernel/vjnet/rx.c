@@ -16,6 +16,7 @@
  */
 
 #include <linux/etherdevice.h>
+#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/virtio.h>
@@ -23,8 +24,16 @@
 
 #include "vjnet.h"
 
+/*
+ * Test hook: the next receive-queue reset of a direct detach fails as if
+ * the device had refused it (vjnet_reinit() then resets the device whole).
+ */
+static bool vjnet_fail_rx_reset;
+module_param_named(fail_rx_reset, vjnet_fail_rx_reset, bool, 0644);
+MODULE_PARM_DESC(fail_rx_reset, "test: fail the next direct detach's queue reset");
+
 /* Post one global buffer: header in its headroom, then VJ_GBUF_SIZE. */
-static int rx_add(struct vjnet_priv *vi, gfp_t gfp)
+static int vjnet_rx_add(struct vjnet_priv *vi, gfp_t gfp)
 {
 	struct vj_buffer *buf = vj_get_buffer(vi->dev);
 	struct scatterlist sg;
@@ -40,12 +49,12 @@ static int rx_add(struct vjnet_priv *vi, gfp_t gfp)
 	return err;
 }
 
-static void *direct_token(unsigned int id)
+static void *vjnet_direct_token(unsigned int id)
 {
 	return (void *)(((unsigned long)id << 1) | 1);
 }
 
-static bool token_is_direct(void *token, unsigned int *id)
+static bool vjnet_token_is_direct(void *token, unsigned int *id)
 {
 	unsigned long t = (unsigned long)token;
 
@@ -54,7 +63,7 @@ static bool token_is_direct(void *token, unsigned int *id)
 }
 
 /* Post one buffer of the direct channel. */
-static int rx_add_direct(struct vjnet_priv *vi, gfp_t gfp)
+static int vjnet_rx_add_direct(struct vjnet_priv *vi, gfp_t gfp)
 {
 	unsigned int off, size;
 	struct scatterlist sg;
@@ -66,7 +75,7 @@ static int rx_add_direct(struct vjnet_priv *vi, gfp_t gfp)
 		return id;
 	sg_init_table(&sg, 1);
 	sg_set_page(&sg, page, size, off);
-	err = virtqueue_add_inbuf(vi->rvq, &sg, 1, direct_token(id), gfp);
+	err = virtqueue_add_inbuf(vi->rvq, &sg, 1, vjnet_direct_token(id), gfp);
 	if (err)
 		vj_direct_put(vi->direct, id);
 	return err;
@@ -83,7 +92,7 @@ bool vjnet_rx_fill(struct vjnet_priv *vi, gfp_t gfp)
 	int err = 0;
 
 	while (vi->rvq->num_free) {
-		err = vi->direct ? rx_add_direct(vi, gfp) : rx_add(vi, gfp);
+		err = vi->direct ? vjnet_rx_add_direct(vi, gfp) : vjnet_rx_add(vi, gfp);
 		if (err)
 			break;
 		added++;
@@ -119,8 +128,8 @@ void vjnet_rx_done(struct virtqueue *rvq)
 }
 
 /* Take up to @budget completed buffers into vi->batch; counts bad ones. */
-static unsigned int rx_collect(struct vjnet_priv *vi, int budget,
-			       u64 *bytes)
+static unsigned int vjnet_rx_collect(struct vjnet_priv *vi, int budget,
+				     u64 *bytes)
 {
 	unsigned int n = 0, len, bad = 0;
 	struct vj_buffer *buf;
@@ -145,14 +154,14 @@ static unsigned int rx_collect(struct vjnet_priv *vi, int budget,
 }
 
 /* Direct receive: each completed channel buffer to vj_direct_rx(). */
-static unsigned int rx_direct(struct vjnet_priv *vi, int budget,
-			      struct vj_rx_result *res, u64 *bytes)
+static unsigned int vjnet_rx_direct(struct vjnet_priv *vi, int budget,
+				    struct vj_rx_result *res, u64 *bytes)
 {
 	unsigned int n = 0, len, id, bad = 0;
 	void *token;
 
 	while (n < budget && (token = virtqueue_get_buf(vi->rvq, &len))) {
-		if (WARN_ON_ONCE(!token_is_direct(token, &id))) {
+		if (WARN_ON_ONCE(!vjnet_token_is_direct(token, &id))) {
 			vj_put_buffer(token);
 			continue;
 		}
@@ -185,12 +194,12 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 
 	vjnet_tx_reclaim(vi, budget);
 	if (budget && vi->direct) {
-		n = rx_direct(vi, budget, &res, &bytes);
+		n = vjnet_rx_direct(vi, budget, &res, &bytes);
 		if (!vjnet_rx_fill(vi, GFP_ATOMIC))
 			schedule_delayed_work(&vi->refill, 1);
 	} else if (budget) {
-		n = rx_collect(vi, min_t(int, budget, NAPI_POLL_WEIGHT),
-			       &bytes);
+		n = vjnet_rx_collect(vi, min_t(int, budget, NAPI_POLL_WEIGHT),
+				     &bytes);
 		if (n)
 			vj_napi_rx_batch(napi, vi->batch, n, &res);
 		if (!vjnet_rx_fill(vi, GFP_ATOMIC))
@@ -223,12 +232,12 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 }
 
 /* A posted buffer taken back unused: to the pool or the direct channel. */
-static void rx_recycle(struct virtqueue *rvq, void *token)
+static void vjnet_rx_recycle(struct virtqueue *rvq, void *token)
 {
 	struct vjnet_priv *vi = rvq->vdev->priv;
 	unsigned int id;
 
-	if (!token_is_direct(token, &id)) {
+	if (!vjnet_token_is_direct(token, &id)) {
 		vj_put_buffer(token);
 		return;
 	}
@@ -244,7 +253,7 @@ void vjnet_rx_free_unused(struct vjnet_priv *vi)
 	void *token;
 
 	while ((token = virtqueue_detach_unused_buf(vi->rvq)))
-		rx_recycle(vi->rvq, token);
+		vjnet_rx_recycle(vi->rvq, token);
 }
 
 /*
@@ -253,7 +262,7 @@ void vjnet_rx_free_unused(struct vjnet_priv *vi)
  * (VIRTIO_F_RING_RESET), switch, refill.  Under rtnl_lock, so open and stop
  * do not run meanwhile.
  */
-static int rx_switch(struct vjnet_priv *vi, struct vj_direct *d)
+int vjnet_rx_switch(struct vjnet_priv *vi, struct vj_direct *d)
 {
 	bool running = netif_running(vi->dev);
 	int err;
@@ -261,11 +270,11 @@ static int rx_switch(struct vjnet_priv *vi, struct vj_direct *d)
 	ASSERT_RTNL();
 	if (running)
 		napi_disable(&vi->napi);
-	if (!d && READ_ONCE(vjnet_fail_rx_reset)) {	/* test hook, main.c */
+	if (!d && READ_ONCE(vjnet_fail_rx_reset)) {	/* test hook */
 		WRITE_ONCE(vjnet_fail_rx_reset, false);
 		err = -EIO;
 	} else {
-		err = virtqueue_reset(vi->rvq, rx_recycle, NULL);
+		err = virtqueue_reset(vi->rvq, vjnet_rx_recycle, NULL);
 	}
 	if (!err)
 		vi->direct = d;
@@ -279,37 +288,3 @@ static int rx_switch(struct vjnet_priv *vi, struct vj_direct *d)
 	}
 	return err;
 }
-
-static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
-{
-	struct vjnet_priv *vi = netdev_priv(dev);
-
-	if (!virtio_has_feature(vi->vdev, VIRTIO_F_RING_RESET))
-		return -EOPNOTSUPP;
-	return rx_switch(vi, d);
-}
-
-static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
-{
-	struct vjnet_priv *vi = netdev_priv(dev);
-
-	int err;
-
-	if (!rx_switch(vi, NULL))
-		return;
-	/*
-	 * The channel's buffers must not stay with the device: reset it
-	 * whole, which gives them back, and bring it up again on global
-	 * buffers.
-	 */
-	netdev_err(dev, "receive queue reset failed, resetting the device\n");
-	err = vjnet_reinit(vi);
-	if (err)
-		netdev_err(dev, "device reset failed (%d): down until unbound\n",
-			   err);
-}
-
-const struct vj_direct_ops vjnet_direct_ops = {
-	.attach = vjnet_direct_attach,
-	.detach = vjnet_direct_detach,
-};

@@ -13,7 +13,7 @@
 
 #include "vjnet.h"
 
-static struct virtio_net_hdr_v1 *tx_hdr(struct sk_buff *skb)
+static struct virtio_net_hdr_v1 *vjnet_tx_hdr(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(skb->cb) < VJNET_HDR_LEN);
 	return (struct virtio_net_hdr_v1 *)skb->cb;
@@ -78,9 +78,9 @@ netdev_tx_t vjnet_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	int nsg, err;
 
 	tx_free_sent(vi, 0);
-	memset(tx_hdr(skb), 0, VJNET_HDR_LEN);
+	memset(vjnet_tx_hdr(skb), 0, VJNET_HDR_LEN);
 	sg_init_table(vi->tx_sg, VJNET_TX_SG);
-	sg_set_buf(vi->tx_sg, tx_hdr(skb), VJNET_HDR_LEN);
+	sg_set_buf(vi->tx_sg, vjnet_tx_hdr(skb), VJNET_HDR_LEN);
 	nsg = skb_to_sgvec(skb, vi->tx_sg + 1, 0, skb->len);
 	if (unlikely(nsg < 0))
 		goto drop;

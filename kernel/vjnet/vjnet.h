@@ -82,9 +82,7 @@ void vjnet_rx_done(struct virtqueue *rvq);
 void vjnet_refill_work(struct work_struct *work);
 bool vjnet_rx_fill(struct vjnet_priv *vi, gfp_t gfp);
 void vjnet_rx_free_unused(struct vjnet_priv *vi);
-int vjnet_reinit(struct vjnet_priv *vi);
-extern bool vjnet_fail_rx_reset;
-extern const struct vj_direct_ops vjnet_direct_ops;
+int vjnet_rx_switch(struct vjnet_priv *vi, struct vj_direct *d);
 
 /* tx.c */
 netdev_tx_t vjnet_start_xmit(struct sk_buff *skb, struct net_device *dev);
