@@ -36,11 +36,9 @@
 #include <linux/slab.h>
 #include <net/sock.h>
 
+#include "vj_classify.h"
 #include "vj_direct.h"
-#include "vj_firewall.h"
 #include "vj_flow.h"
-#include "vj_net.h"
-#include "vj_parse.h"
 #include "vj_ring.h"
 #include "vj_stats.h"
 
@@ -260,26 +258,10 @@ static bool vj_direct_claims(struct vj_direct *d, struct net_device *dev,
 			     const u8 *head, unsigned int hlen,
 			     unsigned int len, __be16 *proto)
 {
-	const struct ethhdr *eth = (const struct ethhdr *)head;
-	struct vj_flow_key key;
 	bool mine;
 
-	switch (vj_parse_frame(head, hlen, len, &key, proto)) {
-	case 0:
-		break;
-	case -ENODATA:
-		vj_count(VJ_CNT_HDR_UNREADABLE);
-		return false;
-	default:
-		return false;
-	}
-	if (!is_multicast_ether_addr(eth->h_dest) &&
-	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
-		return false;
-	key.ifindex = dev->ifindex;
 	rcu_read_lock();
-	mine = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev,
-				   vj_frame_ip_len(head, *proto)) == d->chan;
+	mine = vj_classify_frame(dev, head, hlen, len, proto) == d->chan;
 	rcu_read_unlock();
 	return mine;
 }

@@ -9,10 +9,8 @@
 #include <linux/rcupdate.h>
 #include <net/sock.h>
 
-#include "vj_firewall.h"
+#include "vj_classify.h"
 #include "vj_flow.h"
-#include "vj_net.h"
-#include "vj_parse.h"
 #include "vj_pool.h"
 #include "vj_ring.h"
 #include "vj_stats.h"
@@ -53,12 +51,11 @@ EXPORT_SYMBOL_GPL(vj_put_buffer);
  * an unclaimed frame goes to the stack in this NAPI poll without a copy
  * (vj_default_napi_rx()); without, to the default channel's work item.
  */
-static struct vj_chan *rx_one(struct vj_buffer *buf, struct napi_struct *napi,
-			      struct vj_rx_result *res)
+static struct vj_chan *vj_driver_rx_one(struct vj_buffer *buf,
+					struct napi_struct *napi,
+					struct vj_rx_result *res)
 {
 	struct net_device *dev = buf->dev;
-	const struct ethhdr *eth;
-	struct vj_flow_key key;
 	struct vj_chan *chan;
 	__be16 proto;
 
@@ -74,16 +71,7 @@ static struct vj_chan *rx_one(struct vj_buffer *buf, struct napi_struct *napi,
 		return NULL;
 	}
 	/* The whole frame is in the buffer: all of it may be read. */
-	if (vj_parse_frame(buf->data, buf->len, buf->len, &key, &proto))
-		goto to_default;
-	/* Promiscuous receive: frames for other hosts are not ours. */
-	eth = buf->data;
-	if (!is_multicast_ether_addr(eth->h_dest) &&
-	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
-		goto to_default;
-	key.ifindex = dev->ifindex;
-	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev,
-				   vj_frame_ip_len(buf->data, proto));
+	chan = vj_classify_frame(dev, buf->data, buf->len, buf->len, &proto);
 	if (!chan)
 		goto to_default;
 	switch (vj_ring_rx_gbuf(chan->ring, buf, ETH_HLEN, proto)) {
@@ -125,7 +113,7 @@ void vj_netif_rx(struct vj_buffer *buf, unsigned int len)
 
 	buf->len = len;
 	rcu_read_lock();
-	chan = rx_one(buf, NULL, NULL);
+	chan = vj_driver_rx_one(buf, NULL, NULL);
 	if (chan)
 		chan->sk->sk_data_ready(chan->sk);
 	rcu_read_unlock();
@@ -136,15 +124,16 @@ EXPORT_SYMBOL_GPL(vj_netif_rx);
  * A consumer is woken once per run of frames for its channel rather than
  * once per frame.
  */
-static void rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
-		     unsigned int n, struct vj_rx_result *res)
+static void vj_driver_rx_batch(struct napi_struct *napi,
+			       struct vj_buffer **bufs, unsigned int n,
+			       struct vj_rx_result *res)
 {
 	struct vj_chan *pending = NULL, *chan;
 	unsigned int i;
 
 	rcu_read_lock();
 	for (i = 0; i < n; i++) {
-		chan = rx_one(bufs[i], napi, res);
+		chan = vj_driver_rx_one(bufs[i], napi, res);
 		if (chan && pending && chan != pending)
 			pending->sk->sk_data_ready(pending->sk);
 		if (chan)
@@ -165,7 +154,7 @@ static void rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
  */
 void vj_netif_rx_batch(struct vj_buffer **bufs, unsigned int n)
 {
-	rx_batch(NULL, bufs, n, NULL);
+	vj_driver_rx_batch(NULL, bufs, n, NULL);
 }
 EXPORT_SYMBOL_GPL(vj_netif_rx_batch);
 
@@ -183,6 +172,6 @@ EXPORT_SYMBOL_GPL(vj_netif_rx_batch);
 void vj_napi_rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
 		      unsigned int n, struct vj_rx_result *res)
 {
-	rx_batch(napi, bufs, n, res);
+	vj_driver_rx_batch(napi, bufs, n, res);
 }
 EXPORT_SYMBOL_GPL(vj_napi_rx_batch);

@@ -26,7 +26,7 @@
 #include <net/sock.h>
 
 #include "vj_direct.h"
-#include "vj_firewall.h"
+#include "vj_classify.h"
 #include "vj_flow.h"
 #include "vj_net.h"
 #include "vj_ring.h"

@@ -28,7 +28,7 @@
 #include <net/sock.h>
 #include <net/tcp_states.h>
 
-#include "vj_firewall.h"
+#include "vj_classify.h"
 #include "vj_flow.h"
 #include "vj_net.h"
 #include "vj_ring.h"

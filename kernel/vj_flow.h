@@ -73,7 +73,7 @@ struct vj_net {
 	struct hlist_head table[1 << VJ_HASH_BITS];
 	u32 seed;
 	bool hooks_registered;
-	/* pre-routing (hook.c), then local-in (firewall.c), IPv4 and IPv6 */
+	/* pre-routing, then local-in (hook.c), IPv4 and IPv6 */
 	struct nf_hook_ops hook_ops[4];
 	spinlock_t sanction_lock;		/* writers of sanctions */
 	unsigned int nsanctions;

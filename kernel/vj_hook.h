@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The receive hook: packets from any network device, taken from the IPv4 and
- * IPv6 pre-routing netfilter hooks and copied into their channel.  Its
- * registration also registers the filtered path's LOCAL_IN hooks.
+ * The netfilter entry points (hook.c): the pre-routing fast path and the
+ * filtered path at LOCAL_IN, IPv4 and IPv6, registered together.
  */
 #ifndef _VJ_HOOK_H
 #define _VJ_HOOK_H

@@ -7,7 +7,7 @@
  *
  * An XDP program (xdp/vjchan.bpf.c, attached by tools/vjchan-xdp) calls it
  * with its context.  The kfunc classifies the frame like the other fast
- * paths (vj_flow_lookup_fast(): bypass channels only, and only traffic for
+ * paths (vj_classify_frame(): bypass channels only, and only traffic for
  * this host unless the channel is a transit one), parsing only the linear
  * part of the buffer (a frame whose headers continue into its fragments
  * passes, counted in hdr_unreadable), copies the whole frame,
@@ -43,10 +43,8 @@
 #include <net/sock.h>
 #include <net/xdp.h>
 
-#include "vj_firewall.h"
+#include "vj_classify.h"
 #include "vj_flow.h"
-#include "vj_net.h"
-#include "vj_parse.h"
 #include "vj_ring.h"
 #include "vj_stats.h"
 #include "vj_xdp.h"
@@ -54,40 +52,21 @@
 #define VJ_XDP_PASS	0
 #define VJ_XDP_CLAIMED	1
 
-static int xdp_deliver(struct xdp_buff *xdp)
+static int vj_xdp_rx(struct xdp_buff *xdp)
 {
 	struct net_device *dev = xdp->rxq->dev;
-	unsigned int head = xdp->data_end - xdp->data;
-	unsigned int len = xdp_get_buff_len(xdp);
-	const struct ethhdr *eth = xdp->data;
-	struct vj_flow_key key;
 	struct vj_chan *chan;
 	__be16 proto;
 	int ret = VJ_XDP_PASS;
 
+	rcu_read_lock();
 	/*
 	 * Only the linear part (data to data_end) may be read in place; the
 	 * rest of a multi-buffer frame is in fragments.  A frame whose
 	 * headers do not all lie in the linear part is left to the stack.
 	 */
-	switch (vj_parse_frame(xdp->data, head, len, &key, &proto)) {
-	case 0:
-		break;
-	case -ENODATA:
-		vj_count(VJ_CNT_HDR_UNREADABLE);
-		return VJ_XDP_PASS;
-	default:
-		return VJ_XDP_PASS;
-	}
-	/* Promiscuous receive: frames for other hosts are not ours. */
-	if (!is_multicast_ether_addr(eth->h_dest) &&
-	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
-		return VJ_XDP_PASS;
-	key.ifindex = dev->ifindex;
-
-	rcu_read_lock();
-	chan = vj_flow_lookup_fast(vj_pernet(dev_net(dev)), &key, dev,
-				   vj_frame_ip_len(xdp->data, proto));
+	chan = vj_classify_frame(dev, xdp->data, xdp->data_end - xdp->data,
+				 xdp_get_buff_len(xdp), &proto);
 	if (!chan)
 		goto out_unlock;
 	switch (vj_ring_rx_xdp(chan->ring, xdp, dev->ifindex, proto)) {
@@ -120,7 +99,7 @@ __bpf_kfunc_start_defs();
  */
 __bpf_kfunc int vj_xdp_deliver(struct xdp_md *ctx)
 {
-	return xdp_deliver((struct xdp_buff *)ctx);
+	return vj_xdp_rx((struct xdp_buff *)ctx);
 }
 
 __bpf_kfunc_end_defs();

@@ -1,30 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Firewall policy of channels, and the filtered receive path.
+ * The classifier: which channel, if any, a receive path may feed with a
+ * packet.  Every receive path asks it, with one of two entries:
  *
- * The filtered path hooks NF_INET_LOCAL_IN for IPv4 and IPv6 at the last
- * priority, after the filter and security tables: a packet reaches it only
- * if the ruleset accepted it, with every counter, log and rate limit
- * applied.  IPv4 packets arrive reassembled (ip_local_deliver() defragments
- * before LOCAL_IN); IPv6 fragments are reassembled before this hook only
- * when conntrack is active in the namespace (nf_defrag_ipv6 in pre-routing),
+ *   vj_classify_skb()    an skb at a netfilter hook (hook.c): the
+ *                        pre-routing fast path and the filtered path at
+ *                        NF_INET_LOCAL_IN;
+ *   vj_classify_frame()  an Ethernet frame in memory, before any skb
+ *                        exists: the driver API (driver.c), the XDP kfunc
+ *                        (xdp.c) and direct receive (direct.c), each saying
+ *                        how many of the frame's bytes may be read.
+ *
+ * Both parse the packet (parse.c, parse_skb.c), look its flow key up in the
+ * flow table (flow.c) and apply the channel's firewall mode, fixed at bind
+ * (VJ_BIND_FW_* in the uapi header):
+ *
+ *   filtered     only the filtered path feeds the channel, after the
+ *                ruleset has accepted the packet;
+ *   sanctioned   the fast paths also feed it, for the connections the
+ *                ruleset marked (sanction.c), which the filtered path notes;
+ *   bypass       the fast paths feed it.
+ *
+ * A fast path serves only traffic for this host (vj_dst_local(): what the
+ * stack would deliver locally, without martians) unless the channel is a
+ * transit one (VJ_BIND_F_TRANSIT).  A fast path never falls back to a less
+ * specific channel: the winner of the match rule is the only channel that
+ * may get the packet, on whichever path; a packet it may not take goes on
+ * to the stack untouched, and reaches a filtered winner through the
+ * firewall.
+ *
+ * The filtered path runs at NF_INET_LOCAL_IN at the last priority, after
+ * the filter and security tables: a packet reaches it only if the ruleset
+ * accepted it, with every counter, log and rate limit applied.  IPv4
+ * packets arrive reassembled (ip_local_deliver() defragments before
+ * LOCAL_IN); IPv6 fragments are reassembled before this hook only when
+ * conntrack is active in the namespace (nf_defrag_ipv6 in pre-routing),
  * otherwise after it, so without conntrack they go to the stack.
  *
  * Conntrack confirms a new connection in its own LOCAL_IN hook, also at the
  * last priority; which of the two runs first depends on registration order.
  * A packet the filtered path steals would skip that confirmation, and the
- * connection would never become "established", so the hook confirms the
- * entry itself, through the nf_ct_hook that nf_conntrack publishes (no
+ * connection would never become "established", so the classifier confirms
+ * the entry itself, through the nf_ct_hook that nf_conntrack publishes (no
  * symbol dependency on nf_conntrack).  Confirmation can drop the packet
  * (a clash); the hook then returns that verdict, as nf_confirm() would.
- *
- * The fast paths classify with vj_flow_lookup_fast(): only bypass channels,
- * and sanctioned channels for the connections the ruleset marked
- * (sanction.c), are served before the firewall; transit traffic only with
- * VJ_BIND_F_TRANSIT.
  */
 
 #include <linux/capability.h>
+#include <linux/etherdevice.h>
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
@@ -41,9 +64,9 @@
 #include <net/route.h>
 #include <net/sock.h>
 
-#include "vj_deliver.h"
-#include "vj_firewall.h"
+#include "vj_classify.h"
 #include "vj_flow.h"
+#include "vj_net.h"
 #include "vj_parse.h"
 #include "vj_sanction.h"
 #include "vj_stats.h"
@@ -203,7 +226,7 @@ static bool vj_dst_local6(struct net *net, const struct vj_flow_key *key,
 			     dev : NULL, 0);
 }
 
-/**
+/*
  * vj_dst_local - is the packet addressed to this host?
  * @net: the namespace it arrived in
  * @key: its flow key (addresses and family)
@@ -216,16 +239,16 @@ static bool vj_dst_local6(struct net *net, const struct vj_flow_key *key,
  * the fast paths, which run before routing.  Caller holds
  * rcu_read_lock().
  */
-bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
-		  const struct net_device *dev)
+static bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
+			 const struct net_device *dev)
 {
 	if (!key->family)
 		return vj_dst_local4(net, key, dev);
 	return vj_dst_local6(net, key, dev);
 }
 
-/**
- * vj_flow_lookup_fast - classify for a path that runs before the firewall
+/*
+ * vj_classify_fast - classify for a path that runs before the firewall
  * @vn: the namespace's channels
  * @key: the packet's flow key
  * @dev: the device it arrived on
@@ -238,10 +261,10 @@ bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
  * counted in the connection's conntrack entry, which does not see it.
  * Caller holds rcu_read_lock().
  */
-struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
-				    const struct vj_flow_key *key,
-				    const struct net_device *dev,
-				    unsigned int len)
+static struct vj_chan *vj_classify_fast(struct vj_net *vn,
+					const struct vj_flow_key *key,
+					const struct net_device *dev,
+					unsigned int len)
 {
 	struct vj_chan *chan = vj_flow_lookup(vn, key);
 	struct vj_sanction *s = NULL;
@@ -270,7 +293,7 @@ struct vj_chan *vj_flow_lookup_fast(struct vj_net *vn,
 }
 
 /* Confirm the packet's conntrack entry, as nf_confirm() would have. */
-static unsigned int fw_confirm(struct sk_buff *skb)
+static unsigned int vj_classify_confirm(struct sk_buff *skb)
 {
 	struct nf_conn *ct = (struct nf_conn *)skb_nfct(skb);
 	const struct nf_ct_hook *ct_hook;
@@ -283,39 +306,93 @@ static unsigned int fw_confirm(struct sk_buff *skb)
 	return ct_hook->confirm(skb);
 }
 
-static unsigned int fw_deliver(struct vj_net *vn, struct sk_buff *skb,
-			       const struct vj_flow_key *key, int thoff)
+/* The filtered path: any winner, once its conntrack entry is confirmed. */
+static struct vj_chan *vj_classify_filtered(struct vj_net *vn,
+					    struct sk_buff *skb,
+					    const struct vj_flow_key *key,
+					    unsigned int *verdict)
 {
-	struct vj_chan *chan;
-	unsigned int verdict;
+	struct vj_chan *chan = vj_flow_lookup(vn, key);
 
-	/* Netfilter hooks run under rcu_read_lock(). */
-	chan = vj_flow_lookup(vn, key);
 	if (!chan)
-		return NF_ACCEPT;
-	verdict = fw_confirm(skb);
-	if (verdict != NF_ACCEPT)
-		return verdict;
+		return NULL;
+	*verdict = vj_classify_confirm(skb);
+	if (*verdict != NF_ACCEPT)
+		return NULL;
 	if (chan->fw_mode == VJ_BIND_FW_SANCTIONED)
 		vj_sanction_note(vn, chan, key, skb);
-	if (!vj_deliver_skb(chan, skb, key, thoff, NF_INET_LOCAL_IN,
-			    VJ_DESC_F_FILTERED))
-		return NF_ACCEPT;
-	return NF_STOLEN;
+	return chan;
 }
 
-/* The filtered path's NF_INET_LOCAL_IN hook, registered by hook.c. */
-unsigned int vj_fw_local_in(void *priv, struct sk_buff *skb,
-			    const struct nf_hook_state *state)
+/**
+ * vj_classify_skb - the channel an skb at a netfilter hook may feed
+ * @vn: the namespace's channels
+ * @skb: the packet, data at the network header
+ * @state: the hook's state: NF_INET_PRE_ROUTING (a fast path) or
+ *	NF_INET_LOCAL_IN (the filtered path), the family and the device
+ * @key: filled in with the packet's flow key when a channel is returned
+ * @thoff: the transport header's offset from skb->data, likewise
+ * @verdict: NF_ACCEPT, or the verdict of a conntrack confirmation that
+ *	dropped the packet (the filtered path; NULL is then returned)
+ *
+ * Return: the channel, or NULL: the packet goes on to the stack.
+ * Context: a netfilter hook, under rcu_read_lock().
+ */
+struct vj_chan *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
+				const struct nf_hook_state *state,
+				struct vj_flow_key *key, int *thoff,
+				unsigned int *verdict)
 {
-	struct vj_net *vn = priv;
-	struct vj_flow_key key;
-	int thoff;
-
+	*verdict = NF_ACCEPT;
 	if (!rcu_access_pointer(vn->masks[state->pf == NFPROTO_IPV6]))
-		return NF_ACCEPT;
-	/* IPv4 is reassembled by now; IPv6 only when conntrack is active. */
-	if (vj_parse_skb(skb, state->pf, state->in->ifindex, &key, &thoff))
-		return NF_ACCEPT;
-	return fw_deliver(vn, skb, &key, thoff);
+		return NULL;
+	/* At LOCAL_IN, IPv4 is reassembled; IPv6 only when conntrack is
+	 * active.
+	 */
+	if (vj_parse_skb(skb, state->pf, state->in->ifindex, key, thoff))
+		return NULL;
+	if (state->hook == NF_INET_LOCAL_IN)
+		return vj_classify_filtered(vn, skb, key, verdict);
+	return vj_classify_fast(vn, key, skb->dev, skb->len);
+}
+
+/**
+ * vj_classify_frame - the channel a frame in memory may feed
+ * @dev: the device it arrived on
+ * @frame: the frame, from its Ethernet header
+ * @hlen: how many bytes at @frame may be read
+ * @len: the frame's length (the rest is in fragments or not copied)
+ * @proto: set to the frame's ethertype when a channel is returned
+ *
+ * For the fast paths that see frames before an skb exists.  A frame whose
+ * headers lie beyond @hlen is counted in hdr_unreadable; one that is not
+ * addressed to @dev's MAC address (promiscuous receive) is not a
+ * channel's.
+ *
+ * Return: the channel, or NULL: the frame goes on to the stack.
+ * Context: under rcu_read_lock().
+ */
+struct vj_chan *vj_classify_frame(struct net_device *dev, const u8 *frame,
+				  unsigned int hlen, unsigned int len,
+				  __be16 *proto)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)frame;
+	struct vj_flow_key key;
+
+	switch (vj_parse_frame(frame, hlen, len, &key, proto)) {
+	case 0:
+		break;
+	case -ENODATA:
+		vj_count(VJ_CNT_HDR_UNREADABLE);
+		return NULL;
+	default:
+		return NULL;
+	}
+	/* Promiscuous receive: frames for other hosts are not ours. */
+	if (!is_multicast_ether_addr(eth->h_dest) &&
+	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
+		return NULL;
+	key.ifindex = dev->ifindex;
+	return vj_classify_fast(vj_pernet(dev_net(dev)), &key, dev,
+				vj_frame_ip_len(frame, *proto));
 }
