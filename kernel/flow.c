@@ -12,11 +12,11 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/socket.h>
+#include <net/sock.h>
 
 #include "vj_flow.h"
-#include "vj_hook.h"
+#include "vj_ring.h"
 #include "vj_sanction.h"
-#include "vj_socket.h"
 #include "vj_stats.h"
 
 static bool addr_is_any(const union vj_addr *a)
@@ -227,9 +227,6 @@ static int chan_insert(struct vj_net *vn, struct vj_chan *chan,
 	if (flow_taken(vn, chan, except))
 		return -EADDRINUSE;
 
-	err = vj_hook_register(vn);
-	if (err)
-		return err;
 	if (!vn->mask_refs[fam][chan->mask]++) {
 		err = masks_rebuild(vn, fam);
 		if (err) {
@@ -304,7 +301,12 @@ void vj_flow_dev_gone(struct vj_net *vn, int ifindex)
 		if (!chan->hashed || chan->key.ifindex != ifindex)
 			continue;
 		chan_unhash(vn, chan);
-		vj_sock_dev_gone(chan->sk);
+		/* The socket cannot be released meanwhile: its close
+		 * unbinds under vn->lock.
+		 */
+		vj_ring_set_dead(chan->ring);
+		WRITE_ONCE(chan->sk->sk_err, ENODEV);
+		sk_error_report(chan->sk);
 	}
 	mutex_unlock(&vn->lock);
 }

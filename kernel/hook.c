@@ -73,14 +73,17 @@ static void vj_hook_pair(struct nf_hook_ops *ops, struct vj_net *vn,
 	ops[1].priority = prio6;
 }
 
-/* Register the namespace's hooks: the pre-routing and LOCAL_IN pairs. */
+/*
+ * Register the namespace's hooks, the pre-routing and LOCAL_IN pairs, if
+ * they are not yet: before its first channel is bound.
+ */
 int vj_hook_register(struct vj_net *vn)
 {
-	int err;
+	int err = 0;
 
-	lockdep_assert_held(&vn->lock);
+	mutex_lock(&vn->lock);
 	if (vn->hooks_registered)
-		return 0;
+		goto out_unlock;
 
 	vj_hook_pair(&vn->hook_ops[0], vn, NF_INET_PRE_ROUTING,
 		     VJ_HOOK_PRIORITY, VJ_HOOK6_PRIORITY);
@@ -90,11 +93,15 @@ int vj_hook_register(struct vj_net *vn)
 				    ARRAY_SIZE(vn->hook_ops));
 	if (!err)
 		vn->hooks_registered = true;
+out_unlock:
+	mutex_unlock(&vn->lock);
 	return err;
 }
 
+/* The namespace is going: called with vn->lock held. */
 void vj_hook_unregister(struct vj_net *vn)
 {
+	lockdep_assert_held(&vn->lock);
 	if (vn->hooks_registered)
 		nf_unregister_net_hooks(vn->net, vn->hook_ops,
 					ARRAY_SIZE(vn->hook_ops));

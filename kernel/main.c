@@ -16,6 +16,7 @@
 #include "vj_pool.h"
 #include "vj_proc.h"
 #include "vj_socket.h"
+#include "vj_udp.h"
 #include "vj_xdp.h"
 
 #define VJ_POOL_MAX	(1024 * 1024)
@@ -100,9 +101,12 @@ static int __init vj_init(void)
 	err = register_netdevice_notifier(&vj_netdev_notifier);
 	if (err)
 		goto err_unregister_pernet;
-	err = vj_socket_init();
+	err = vj_udp_init();
 	if (err)
 		goto err_unregister_notifier;
+	err = vj_socket_init();
+	if (err)
+		goto err_udp_exit;
 	/* Last: a kfunc set cannot be unregistered (see kernel/xdp.c). */
 	err = vj_xdp_init();
 	if (err)
@@ -112,6 +116,8 @@ static int __init vj_init(void)
 
 err_socket_exit:
 	vj_socket_exit();
+err_udp_exit:
+	vj_udp_exit();
 err_unregister_notifier:
 	unregister_netdevice_notifier(&vj_netdev_notifier);
 err_unregister_pernet:
@@ -128,6 +134,7 @@ err_pool_exit:
 static void __exit vj_exit(void)
 {
 	vj_socket_exit();
+	vj_udp_exit();
 	unregister_netdevice_notifier(&vj_netdev_notifier);
 	unregister_pernet_subsys(&vj_pernet_ops);
 	vj_default_exit();

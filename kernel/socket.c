@@ -25,14 +25,14 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
-#include "vj_direct.h"
 #include "vj_classify.h"
+#include "vj_direct.h"
 #include "vj_flow.h"
+#include "vj_hook.h"
 #include "vj_net.h"
 #include "vj_ring.h"
 #include "vj_socket.h"
 #include "vj_stats.h"
-#include "vj_udp.h"
 
 static struct proto vj_proto = {
 	.name = "VJCHAN",
@@ -55,6 +55,20 @@ int vj_sock_ensure_ring(struct vj_sock *vs)
 	/* Pairs with the lockless smp_load_acquire()s of vs->ring. */
 	smp_store_release(&vs->ring, ring);
 	return 0;
+}
+
+/*
+ * Put @chan into the flow table of the socket's namespace, whose netfilter
+ * hooks are registered first (on the namespace's first bind).  Called
+ * with vs->lock held.  Returns 0 or what vj_hook_register() or
+ * vj_flow_bind() returned.
+ */
+int vj_sock_flow_bind(struct vj_sock *vs, struct vj_chan *chan)
+{
+	struct vj_net *vn = vj_pernet(sock_net(&vs->sk));
+	int err = vj_hook_register(vn);
+
+	return err ?: vj_flow_bind(vn, chan);
 }
 
 /*
@@ -143,7 +157,7 @@ static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 		if (err)
 			goto out_unlock;
 	}
-	err = vj_flow_bind(vj_pernet(sock_net(sock->sk)), chan);
+	err = vj_sock_flow_bind(vs, chan);
 	if (err)
 		goto out_release_direct;
 	vs->bound = true;
@@ -431,16 +445,14 @@ void vj_sock_init(struct socket *sock, struct sock *sk,
 	pr_debug("channel %p created\n", vs);
 }
 
-static int vj_create(struct net *net, struct socket *sock, int protocol,
-		     int kern)
+/*
+ * The raw channel (VJ_PROTO_RAW): any flow, for CAP_NET_RAW.  Also what
+ * an unknown protocol gets: these checks, then -EPROTONOSUPPORT.
+ */
+static int vj_raw_create(struct net *net, struct socket *sock, int protocol)
 {
 	struct sock *sk;
 
-	/* A kernel socket would not hold its namespace; none is needed. */
-	if (kern)
-		return -EPROTONOSUPPORT;
-	if (protocol == VJ_PROTO_UDP4 || protocol == VJ_PROTO_UDP6)
-		return vj_udp_create(net, sock, protocol);
 	if (!ns_capable(net->user_ns, CAP_NET_RAW))
 		return -EPERM;
 	if (sock->type != SOCK_DGRAM)
@@ -456,16 +468,36 @@ static int vj_create(struct net *net, struct socket *sock, int protocol,
 }
 
 /*
- * The bound interface is being unregistered (called under vj_net->lock,
- * which keeps the socket from being released meanwhile).
+ * The channel protocols (VJ_PROTO_*), each with the function that creates
+ * its sockets: the raw channel here, UDP channel sockets from udp.c.
+ * Written at module load and unload only, when no socket() can run.
  */
-void vj_sock_dev_gone(struct sock *sk)
-{
-	struct vj_sock *vs = vj_sk(sk);
+static vj_sock_create_t vj_protos[VJ_NPROTOS] = {
+	[VJ_PROTO_RAW] = vj_raw_create,
+};
 
-	vj_ring_set_dead(vs->ring);
-	WRITE_ONCE(sk->sk_err, ENODEV);
-	sk_error_report(sk);
+/**
+ * vj_sock_proto_set - let socket(PF_VJCHAN, ..., @protocol) create with @create
+ * @protocol: a VJ_PROTO_* other than VJ_PROTO_RAW
+ * @create: the protocol's create function, or NULL to withdraw it
+ */
+void vj_sock_proto_set(int protocol, vj_sock_create_t create)
+{
+	if (!WARN_ON_ONCE(protocol <= VJ_PROTO_RAW || protocol >= VJ_NPROTOS))
+		WRITE_ONCE(vj_protos[protocol], create);
+}
+
+static int vj_create(struct net *net, struct socket *sock, int protocol,
+		     int kern)
+{
+	vj_sock_create_t create = NULL;
+
+	/* A kernel socket would not hold its namespace; none is needed. */
+	if (kern)
+		return -EPROTONOSUPPORT;
+	if (protocol >= 0 && protocol < VJ_NPROTOS)
+		create = READ_ONCE(vj_protos[protocol]);
+	return (create ?: vj_raw_create)(net, sock, protocol);
 }
 
 static void show_addr(struct seq_file *seq, const struct vj_flow *f,
@@ -532,16 +564,11 @@ int vj_socket_init(void)
 	err = proto_register(&vj_proto, 0);
 	if (err)
 		return err;
-	err = vj_udp_init();
-	if (err)
-		goto err_unregister_proto;
 	err = sock_register(&vj_family);
 	if (err)
-		goto err_udp_exit;
+		goto err_unregister_proto;
 	return 0;
 
-err_udp_exit:
-	vj_udp_exit();
 err_unregister_proto:
 	proto_unregister(&vj_proto);
 	return err;
@@ -550,6 +577,5 @@ err_unregister_proto:
 void vj_socket_exit(void)
 {
 	sock_unregister(PF_VJCHAN);
-	vj_udp_exit();
 	proto_unregister(&vj_proto);
 }

@@ -146,7 +146,7 @@ static int udp_bind_chan(struct vj_udp_sock *us)
 	err = udp_fill_slot(us, chan, &flow);
 	if (err)
 		return err;
-	err = vj_flow_bind(vj_pernet(sock_net(&vs->sk)), chan);
+	err = vj_sock_flow_bind(vs, chan);
 	if (err)
 		return err;
 	us->chan = chan;
@@ -625,7 +625,7 @@ static int holder_create(struct net *net, int family, struct socket **res)
 }
 
 /* socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4 or VJ_PROTO_UDP6) */
-int vj_udp_create(struct net *net, struct socket *sock, int protocol)
+static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 {
 	int family = protocol == VJ_PROTO_UDP4 ? AF_INET : AF_INET6;
 	struct vj_udp_sock *us;
@@ -663,12 +663,21 @@ err_release_holder:
 	return err;
 }
 
+/* Before the family is registered: socket() finds both protocols. */
 int vj_udp_init(void)
 {
-	return proto_register(&vj_udp_proto, 0);
+	int err = proto_register(&vj_udp_proto, 0);
+
+	if (err)
+		return err;
+	vj_sock_proto_set(VJ_PROTO_UDP4, vj_udp_create);
+	vj_sock_proto_set(VJ_PROTO_UDP6, vj_udp_create);
+	return 0;
 }
 
 void vj_udp_exit(void)
 {
+	vj_sock_proto_set(VJ_PROTO_UDP4, NULL);
+	vj_sock_proto_set(VJ_PROTO_UDP6, NULL);
 	proto_unregister(&vj_udp_proto);
 }

@@ -375,7 +375,7 @@ static bool udp_rx_ready(struct vj_udp_sock *us)
 /*
  * Sleep until udp_rx_ready(), a signal or the timeout.  Datagrams (the
  * producers' sk_data_ready()) and the channel socket's error (ENODEV,
- * vj_sock_dev_gone()'s sk_error_report()) wake the socket's queue; the
+ * vj_flow_dev_gone()'s sk_error_report()) wake the socket's queue; the
  * holder's errors its own queue: wait on both.  Returns the time left.
  */
 static long udp_rx_wait(struct vj_udp_sock *us, long timeo)

@@ -24,6 +24,11 @@ struct vj_sock {
 	bool bound;
 };
 
+/* Creates a socket of one channel protocol (socket.c's table). */
+typedef int (*vj_sock_create_t)(struct net *net, struct socket *sock,
+				int protocol);
+#define VJ_NPROTOS	(VJ_PROTO_UDP6 + 1)
+
 static inline struct vj_sock *vj_sk(const struct sock *sk)
 {
 	return container_of(sk, struct vj_sock, sk);
@@ -31,9 +36,11 @@ static inline struct vj_sock *vj_sk(const struct sock *sk)
 
 int vj_socket_init(void);
 void vj_socket_exit(void);
+void vj_sock_proto_set(int protocol, vj_sock_create_t create);
 void vj_sock_init(struct socket *sock, struct sock *sk,
 		  const struct proto_ops *ops);
 int vj_sock_ensure_ring(struct vj_sock *vs);
+int vj_sock_flow_bind(struct vj_sock *vs, struct vj_chan *chan);
 void vj_sock_unbind(struct vj_sock *vs);
 void vj_sock_put(struct socket *sock);
 int vj_sock_mmap(struct file *file, struct socket *sock,
@@ -42,7 +49,6 @@ int vj_sock_setsockopt(struct socket *sock, int optname, sockptr_t optval,
 		       unsigned int optlen);
 int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 		       int __user *optlen);
-void vj_sock_dev_gone(struct sock *sk);
 void vj_sock_show(struct seq_file *seq, struct vj_chan *chan);
 
 #endif /* _VJ_SOCKET_H */

@@ -49,7 +49,6 @@ static inline struct vj_udp_sock *vj_udp_sk(const struct sock *sk)
 
 int vj_udp_init(void);
 void vj_udp_exit(void);
-int vj_udp_create(struct net *net, struct socket *sock, int protocol);
 
 /* udp_rx.c */
 int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
