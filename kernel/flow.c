@@ -15,6 +15,7 @@
 #include <net/sock.h>
 
 #include "vj_flow.h"
+#include "vj_net.h"
 #include "vj_ring.h"
 #include "vj_sanction.h"
 #include "vj_stats.h"

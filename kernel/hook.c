@@ -34,6 +34,7 @@
 #include "vj_classify.h"
 #include "vj_deliver.h"
 #include "vj_flow.h"
+#include "vj_net.h"
 #include "vj_hook.h"
 
 #define VJ_HOOK_PRIORITY	(NF_IP_PRI_CONNTRACK_DEFRAG - 10)

@@ -30,6 +30,7 @@
 #include <net/netfilter/nf_conntrack_acct.h>
 
 #include "vj_flow.h"
+#include "vj_net.h"
 #include "vj_sanction.h"
 #include "vj_stats.h"
 

@@ -17,10 +17,7 @@
 
 #include <linux/bits.h>
 #include <linux/list.h>
-#include <linux/mutex.h>
-#include <linux/netfilter.h>
 #include <linux/rculist.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/vjchan.h>
 
@@ -28,6 +25,7 @@
 
 struct net;
 struct sock;
+struct vj_net;
 struct vj_ring;
 
 /* Mask bits: a set bit means the field is specified.  The numeric order of
@@ -63,23 +61,6 @@ struct vj_masks {
 	struct rcu_head rcu;
 	unsigned int n;
 	u8 mask[VJ_NMASKS];
-};
-
-struct vj_net {
-	struct mutex lock;		/* writers: table, masks, channels */
-	struct list_head channels;
-	struct vj_masks __rcu *masks[2];
-	unsigned int mask_refs[2][VJ_NMASKS];
-	struct hlist_head table[1 << VJ_HASH_BITS];
-	u32 seed;
-	bool hooks_registered;
-	/* pre-routing, then local-in (hook.c), IPv4 and IPv6 */
-	struct nf_hook_ops hook_ops[4];
-	spinlock_t sanction_lock;		/* writers of sanctions */
-	unsigned int nsanctions;
-	struct hlist_head sanctions[1 << VJ_SANCTION_BITS]; /* vj_sanction.h */
-	struct net *net;
-	atomic_t gbufs;		/* global buffers its channels hold, ring.c */
 };
 
 int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,

@@ -1,11 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Per network namespace state (struct vj_net, in vj_flow.h). */
+/*
+ * Per network namespace state: the flow table (flow.c), the netfilter
+ * hooks (hook.c), the sanctioned connections (sanction.c) and the global
+ * buffers the namespace's channels hold (ring.c).  Created and destroyed
+ * with the namespace (main.c).
+ */
 #ifndef _VJ_NET_H
 #define _VJ_NET_H
 
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netfilter.h>
+#include <linux/spinlock.h>
 #include <net/netns/generic.h>
 
 #include "vj_flow.h"
+
+struct vj_net {
+	struct mutex lock;		/* writers: table, masks, channels */
+	struct list_head channels;
+	struct vj_masks __rcu *masks[2];
+	unsigned int mask_refs[2][VJ_NMASKS];
+	struct hlist_head table[1 << VJ_HASH_BITS];
+	u32 seed;
+	bool hooks_registered;
+	/* pre-routing, then local-in (hook.c), IPv4 and IPv6 */
+	struct nf_hook_ops hook_ops[4];
+	spinlock_t sanction_lock;		/* writers of sanctions */
+	unsigned int nsanctions;
+	struct hlist_head sanctions[1 << VJ_SANCTION_BITS]; /* vj_sanction.h */
+	struct net *net;
+	atomic_t gbufs;		/* global buffers its channels hold, ring.c */
+};
 
 extern unsigned int vj_net_id;
 
@@ -13,8 +40,5 @@ static inline struct vj_net *vj_pernet(const struct net *net)
 {
 	return net_generic(net, vj_net_id);
 }
-
-int vj_net_init(void);
-void vj_net_exit(void);
 
 #endif /* _VJ_NET_H */
