@@ -26,10 +26,10 @@
 #define VJ_DEFAULT_BATCH	64
 
 static LLIST_HEAD(default_queue);
-static void default_work_fn(struct work_struct *work);
-static DECLARE_WORK(default_work, default_work_fn);
+static void vj_default_work_fn(struct work_struct *work);
+static DECLARE_WORK(default_work, vj_default_work_fn);
 
-static void default_deliver(struct vj_buffer *buf)
+static void vj_default_pass(struct vj_buffer *buf)
 {
 	struct net_device *dev = buf->dev;
 	struct sk_buff *skb;
@@ -46,7 +46,7 @@ static void default_deliver(struct vj_buffer *buf)
 	vj_count(VJ_CNT_DEFAULT_TO_STACK);
 }
 
-static void default_work_fn(struct work_struct *work)
+static void vj_default_work_fn(struct work_struct *work)
 {
 	struct llist_node *list;
 	struct vj_buffer *buf, *next;
@@ -57,7 +57,7 @@ static void default_work_fn(struct work_struct *work)
 	llist_for_each_entry_safe(buf, next, list, node) {
 		struct net_device *dev = buf->dev;
 
-		default_deliver(buf);
+		vj_default_pass(buf);
 		netdev_put(dev, &buf->dev_tracker);
 		vj_pool_put(buf);
 		if (++n % VJ_DEFAULT_BATCH == 0) {

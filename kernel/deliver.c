@@ -40,7 +40,7 @@
  * the hooks), or 0: other link types and odd layouts (tunnels whose "mac
  * header" is an outer IP header) are delivered from the network header.
  */
-static unsigned int skb_eth_len(const struct sk_buff *skb)
+static unsigned int vj_skb_eth_len(const struct sk_buff *skb)
 {
 	int off;
 
@@ -52,15 +52,15 @@ static unsigned int skb_eth_len(const struct sk_buff *skb)
 	return off == ETH_HLEN && off <= skb_headroom(skb) ? ETH_HLEN : 0;
 }
 
-enum csum_verdict { CSUM_UNKNOWN, CSUM_OK, CSUM_BAD };
+enum vj_csum_verdict { CSUM_UNKNOWN, CSUM_OK, CSUM_BAD };
 
 /*
  * The transport checksum verdict for @skb (data at the network header, the
  * transport header at @thoff).  Only UDP and TCP are checked.
  */
-static enum csum_verdict csum_verdict(struct sk_buff *skb,
-				      const struct vj_flow_key *key, int thoff,
-				      unsigned int hook, bool defer_sum)
+static enum vj_csum_verdict
+vj_deliver_csum_verdict(struct sk_buff *skb, const struct vj_flow_key *key,
+			int thoff, unsigned int hook, bool defer_sum)
 {
 	struct udphdr uh;
 
@@ -83,7 +83,7 @@ static enum csum_verdict csum_verdict(struct sk_buff *skb,
 			   key->family ? AF_INET6 : AF_INET) ? CSUM_BAD : CSUM_OK;
 }
 
-static void count_path(u32 path, bool claimed, unsigned int n)
+static void vj_deliver_count(u32 path, bool claimed, unsigned int n)
 {
 	enum vj_counter c;
 
@@ -95,8 +95,8 @@ static void count_path(u32 path, bool claimed, unsigned int n)
 }
 
 /* Cut an aggregate into its segments and ring each; consumes @skb. */
-static void deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
-			     const u8 *mac, unsigned int l2, int ifindex,
+static void vj_deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
+				const u8 *mac, unsigned int l2, int ifindex,
 			     u32 path)
 {
 	unsigned int segs_in = skb_shinfo(skb)->gso_segs ?: 1;
@@ -108,7 +108,7 @@ static void deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
 		/* No memory to cut it: every segment is lost for want of room. */
 		vj_ring_count_drops(chan->ring, segs_in);
 		vj_count(VJ_CNT_GSO_FAILED);
-		count_path(path, false, segs_in);
+		vj_deliver_count(path, false, segs_in);
 		kfree_skb(skb);
 		return;
 	}
@@ -123,8 +123,8 @@ static void deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
 			kfree_skb_reason(seg, SKB_DROP_REASON_FULL_RING);
 		}
 	}
-	count_path(path, true, claimed);
-	count_path(path, false, dropped);
+	vj_deliver_count(path, true, claimed);
+	vj_deliver_count(path, false, dropped);
 	if (claimed)
 		chan->sk->sk_data_ready(chan->sk);
 	consume_skb(skb);
@@ -148,7 +148,7 @@ bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
 		    const struct vj_flow_key *key, int thoff, unsigned int hook,
 		    u32 path)
 {
-	unsigned int l2 = skb_eth_len(skb);
+	unsigned int l2 = vj_skb_eth_len(skb);
 	const u8 *mac = l2 ? skb_mac_header(skb) : NULL;
 	int ifindex = key->ifindex;
 
@@ -161,12 +161,13 @@ bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
 		if (l2)
 			memcpy(eth, mac, l2);
 		/* GRO merged only segments whose checksums it verified. */
-		deliver_segments(chan, skb, l2 ? eth : NULL, l2, ifindex,
-				 path | VJ_DESC_F_CSUM_OK);
+		vj_deliver_segments(chan, skb, l2 ? eth : NULL, l2, ifindex,
+				    path | VJ_DESC_F_CSUM_OK);
 		return true;
 	}
 
-	switch (csum_verdict(skb, key, thoff, hook, chan->csum_in_consumer)) {
+	switch (vj_deliver_csum_verdict(skb, key, thoff, hook,
+					chan->csum_in_consumer)) {
 	case CSUM_OK:
 		path |= VJ_DESC_F_CSUM_OK;
 		break;
@@ -183,12 +184,12 @@ bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
 
 	switch (vj_ring_rx_skb(chan->ring, skb, mac, l2, ifindex, path)) {
 	case 0:
-		count_path(path, true, 1);
+		vj_deliver_count(path, true, 1);
 		chan->sk->sk_data_ready(chan->sk);
 		consume_skb(skb);
 		return true;
 	case -ENOSPC:
-		count_path(path, false, 1);
+		vj_deliver_count(path, false, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
 		return true;
 	default:	/* dead: its device went away under us */

@@ -64,14 +64,14 @@ struct vj_direct {
 	bool wake;			/* published in this poll */
 };
 
-static LIST_HEAD(direct_devs);
+static LIST_HEAD(vj_direct_devs);
 
-static struct vj_direct_dev *direct_dev_find(const struct net_device *dev)
+static struct vj_direct_dev *vj_direct_dev_find(const struct net_device *dev)
 {
 	struct vj_direct_dev *dd;
 
 	ASSERT_RTNL();
-	list_for_each_entry(dd, &direct_devs, list)
+	list_for_each_entry(dd, &vj_direct_devs, list)
 		if (dd->dev == dev)
 			return dd;
 	return NULL;
@@ -95,12 +95,12 @@ int vj_direct_register(struct net_device *dev, const struct vj_direct_ops *ops)
 		return -ENOMEM;
 	dd->dev = dev;
 	dd->ops = ops;
-	list_add(&dd->list, &direct_devs);
+	list_add(&dd->list, &vj_direct_devs);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(vj_direct_register);
 
-static void direct_detach(struct vj_direct_dev *dd)
+static void vj_direct_detach(struct vj_direct_dev *dd)
 {
 	struct vj_direct *d = dd->owner;
 
@@ -119,12 +119,12 @@ static void direct_detach(struct vj_direct_dev *dd)
  */
 void vj_direct_unregister(struct net_device *dev)
 {
-	struct vj_direct_dev *dd = direct_dev_find(dev);
+	struct vj_direct_dev *dd = vj_direct_dev_find(dev);
 
 	if (!dd)
 		return;
 	if (dd->owner)
-		direct_detach(dd);
+		vj_direct_detach(dd);
 	list_del(&dd->list);
 	kfree(dd);
 }
@@ -143,10 +143,10 @@ EXPORT_SYMBOL_GPL(vj_direct_unregister);
  */
 void vj_direct_dev_gone(struct net_device *dev)
 {
-	struct vj_direct_dev *dd = direct_dev_find(dev);
+	struct vj_direct_dev *dd = vj_direct_dev_find(dev);
 
 	if (dd && dd->owner)
-		direct_detach(dd);
+		vj_direct_detach(dd);
 }
 
 /*
@@ -165,7 +165,7 @@ int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
 	dev = __dev_get_by_index(net, ifindex);
 	if (!dev)
 		return -ENODEV;
-	dd = direct_dev_find(dev);
+	dd = vj_direct_dev_find(dev);
 	if (!dd)
 		return -EOPNOTSUPP;
 	if (dd->owner)
@@ -199,7 +199,7 @@ void vj_direct_release_locked(struct vj_direct *d)
 {
 	ASSERT_RTNL();
 	if (d->ddev)
-		direct_detach(d->ddev);
+		vj_direct_detach(d->ddev);
 	kfree(d);
 }
 

@@ -20,7 +20,7 @@
 #include "vj_sanction.h"
 #include "vj_stats.h"
 
-static bool addr_is_any(const union vj_addr *a)
+static bool vj_addr_is_any(const union vj_addr *a)
 {
 	return !(a->ip6[0] | a->ip6[1] | a->ip6[2] | a->ip6[3]);
 }
@@ -57,11 +57,11 @@ int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,
 		m |= VJ_M_IFINDEX;
 	if (flow->proto)
 		m |= VJ_M_PROTO;
-	if (!addr_is_any(&flow->saddr))
+	if (!vj_addr_is_any(&flow->saddr))
 		m |= VJ_M_SADDR;
 	if (flow->sport)
 		m |= VJ_M_SPORT;
-	if (!addr_is_any(&flow->daddr))
+	if (!vj_addr_is_any(&flow->daddr))
 		m |= VJ_M_DADDR;
 	if (flow->dport)
 		m |= VJ_M_DPORT;
@@ -76,8 +76,8 @@ int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,
 	return 0;
 }
 
-static void key_apply_mask(struct vj_flow_key *dst,
-			   const struct vj_flow_key *pkt, u8 m)
+static void vj_key_apply_mask(struct vj_flow_key *dst,
+			      const struct vj_flow_key *pkt, u8 m)
 {
 	memset(dst, 0, sizeof(*dst));
 	dst->family = pkt->family;
@@ -95,8 +95,8 @@ static void key_apply_mask(struct vj_flow_key *dst,
 		dst->dport = pkt->dport;
 }
 
-static struct hlist_head *bucket(struct vj_net *vn,
-				 const struct vj_flow_key *key, u8 m)
+static struct hlist_head *vj_flow_bucket(struct vj_net *vn,
+					 const struct vj_flow_key *key, u8 m)
 {
 	u32 h = jhash2((const u32 *)key, sizeof(*key) / sizeof(u32),
 		       vn->seed ^ m);
@@ -104,7 +104,7 @@ static struct hlist_head *bucket(struct vj_net *vn,
 	return &vn->table[h >> (32 - VJ_HASH_BITS)];
 }
 
-static bool key_equal(const struct vj_flow_key *a, const struct vj_flow_key *b)
+static bool vj_key_equal(const struct vj_flow_key *a, const struct vj_flow_key *b)
 {
 	return !memcmp(a, b, sizeof(*a));
 }
@@ -122,16 +122,16 @@ struct vj_chan *vj_flow_lookup(struct vj_net *vn, const struct vj_flow_key *pkt)
 		u8 m = masks->mask[i];
 		struct vj_chan *chan;
 
-		key_apply_mask(&mk, pkt, m);
-		hlist_for_each_entry_rcu(chan, bucket(vn, &mk, m), hnode)
-			if (chan->mask == m && key_equal(&chan->key, &mk))
+		vj_key_apply_mask(&mk, pkt, m);
+		hlist_for_each_entry_rcu(chan, vj_flow_bucket(vn, &mk, m), hnode)
+			if (chan->mask == m && vj_key_equal(&chan->key, &mk))
 				return chan;
 	}
 	return NULL;
 }
 
 /* Most specific first: more fields, then the higher mask (the tie rule). */
-static int mask_cmp(const void *a, const void *b)
+static int vj_mask_cmp(const void *a, const void *b)
 {
 	u8 x = *(const u8 *)a, y = *(const u8 *)b;
 	int wx = hweight8(x), wy = hweight8(y);
@@ -141,7 +141,7 @@ static int mask_cmp(const void *a, const void *b)
 	return (int)y - (int)x;
 }
 
-static int masks_rebuild(struct vj_net *vn, unsigned int family)
+static int vj_masks_rebuild(struct vj_net *vn, unsigned int family)
 {
 	struct vj_masks *new, *old;
 	unsigned int m;
@@ -159,7 +159,7 @@ static int masks_rebuild(struct vj_net *vn, unsigned int family)
 		kfree(new);
 		new = NULL;
 	} else {
-		sort(new->mask, new->n, sizeof(new->mask[0]), mask_cmp, NULL);
+		sort(new->mask, new->n, sizeof(new->mask[0]), vj_mask_cmp, NULL);
 	}
 	rcu_assign_pointer(vn->masks[family], new);
 	if (old)
@@ -167,7 +167,7 @@ static int masks_rebuild(struct vj_net *vn, unsigned int family)
 	return 0;
 }
 
-static void chan_unhash(struct vj_net *vn, struct vj_chan *chan)
+static void vj_flow_unhash(struct vj_net *vn, struct vj_chan *chan)
 {
 	unsigned int fam = chan->key.family;
 
@@ -181,19 +181,19 @@ static void chan_unhash(struct vj_net *vn, struct vj_chan *chan)
 	 * only costs a wasted probe.  mask_refs stays exact, so the next
 	 * rebuild of this family drops the mask.
 	 */
-	if (!--vn->mask_refs[fam][chan->mask] && masks_rebuild(vn, fam))
+	if (!--vn->mask_refs[fam][chan->mask] && vj_masks_rebuild(vn, fam))
 		vj_count(VJ_CNT_MASKS_NOMEM);
 }
 
 /* Whether a channel other than @except has @chan's flow id. */
-static bool flow_taken(struct vj_net *vn, const struct vj_chan *chan,
-		       const struct vj_chan *except)
+static bool vj_flow_taken(struct vj_net *vn, const struct vj_chan *chan,
+			  const struct vj_chan *except)
 {
 	struct vj_chan *other;
 
-	hlist_for_each_entry(other, bucket(vn, &chan->key, chan->mask), hnode)
+	hlist_for_each_entry(other, vj_flow_bucket(vn, &chan->key, chan->mask), hnode)
 		if (other != except && other->mask == chan->mask &&
-		    key_equal(&other->key, &chan->key))
+		    vj_key_equal(&other->key, &chan->key))
 			return true;
 	return false;
 }
@@ -204,8 +204,8 @@ static bool flow_taken(struct vj_net *vn, const struct vj_chan *chan,
  * flow id @chan may share.  Called with vn->lock held.  Returns 0,
  * -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
  */
-static int chan_insert(struct vj_net *vn, struct vj_chan *chan,
-		       const struct vj_chan *except)
+static int vj_flow_insert(struct vj_net *vn, struct vj_chan *chan,
+			  const struct vj_chan *except)
 {
 	unsigned int fam = chan->key.family;
 	int err;
@@ -225,17 +225,17 @@ static int chan_insert(struct vj_net *vn, struct vj_chan *chan,
 		if (err)
 			return err;
 	}
-	if (flow_taken(vn, chan, except))
+	if (vj_flow_taken(vn, chan, except))
 		return -EADDRINUSE;
 
 	if (!vn->mask_refs[fam][chan->mask]++) {
-		err = masks_rebuild(vn, fam);
+		err = vj_masks_rebuild(vn, fam);
 		if (err) {
 			vn->mask_refs[fam][chan->mask]--;
 			return err;
 		}
 	}
-	hlist_add_head_rcu(&chan->hnode, bucket(vn, &chan->key, chan->mask));
+	hlist_add_head_rcu(&chan->hnode, vj_flow_bucket(vn, &chan->key, chan->mask));
 	WRITE_ONCE(chan->hashed, true);
 	list_add_tail(&chan->list, &vn->channels);
 	return 0;
@@ -250,7 +250,7 @@ int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
 	int err;
 
 	mutex_lock(&vn->lock);
-	err = chan_insert(vn, chan, NULL);
+	err = vj_flow_insert(vn, chan, NULL);
 	mutex_unlock(&vn->lock);
 	return err;
 }
@@ -272,9 +272,9 @@ int vj_flow_replace(struct vj_net *vn, struct vj_chan *old,
 
 	mutex_lock(&vn->lock);
 	if (old->hashed) {
-		err = chan_insert(vn, new, old);
+		err = vj_flow_insert(vn, new, old);
 		if (!err) {
-			chan_unhash(vn, old);
+			vj_flow_unhash(vn, old);
 			list_del(&old->list);
 		}
 	}
@@ -287,7 +287,7 @@ void vj_flow_unbind(struct vj_net *vn, struct vj_chan *chan)
 {
 	mutex_lock(&vn->lock);
 	if (chan->hashed)
-		chan_unhash(vn, chan);
+		vj_flow_unhash(vn, chan);
 	list_del(&chan->list);
 	mutex_unlock(&vn->lock);
 }
@@ -301,7 +301,7 @@ void vj_flow_dev_gone(struct vj_net *vn, int ifindex)
 	list_for_each_entry(chan, &vn->channels, list) {
 		if (!chan->hashed || chan->key.ifindex != ifindex)
 			continue;
-		chan_unhash(vn, chan);
+		vj_flow_unhash(vn, chan);
 		/* The socket cannot be released meanwhile: its close
 		 * unbinds under vn->lock.
 		 */

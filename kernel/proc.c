@@ -19,7 +19,7 @@
 
 atomic64_t vj_counters[VJ_CNT_MAX];
 
-static const char *const counter_names[VJ_CNT_MAX] = {
+static const char *const vj_counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_POOL_EMPTY] = "pool_empty",
 	[VJ_CNT_DRIVER_RX] = "driver_rx",
 	[VJ_CNT_DRIVER_CLAIMED] = "driver_claimed",
@@ -51,7 +51,7 @@ static const char *const counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_BYTES_PINNED] = "bytes_pinned",
 };
 
-static void *chan_seq_start(struct seq_file *seq, loff_t *pos)
+static void *vj_proc_seq_start(struct seq_file *seq, loff_t *pos)
 {
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
@@ -59,21 +59,21 @@ static void *chan_seq_start(struct seq_file *seq, loff_t *pos)
 	return seq_list_start_head(&vn->channels, *pos);
 }
 
-static void *chan_seq_next(struct seq_file *seq, void *v, loff_t *pos)
+static void *vj_proc_seq_next(struct seq_file *seq, void *v, loff_t *pos)
 {
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
 	return seq_list_next(v, &vn->channels, pos);
 }
 
-static void chan_seq_stop(struct seq_file *seq, void *v)
+static void vj_proc_seq_stop(struct seq_file *seq, void *v)
 {
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
 	mutex_unlock(&vn->lock);
 }
 
-static int chan_seq_show(struct seq_file *seq, void *v)
+static int vj_proc_seq_show(struct seq_file *seq, void *v)
 {
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
@@ -84,14 +84,14 @@ static int chan_seq_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
-static const struct seq_operations chan_seq_ops = {
-	.start = chan_seq_start,
-	.next = chan_seq_next,
-	.stop = chan_seq_stop,
-	.show = chan_seq_show,
+static const struct seq_operations vj_proc_seq_ops = {
+	.start = vj_proc_seq_start,
+	.next = vj_proc_seq_next,
+	.stop = vj_proc_seq_stop,
+	.show = vj_proc_seq_show,
 };
 
-static int pool_show(struct seq_file *seq, void *v)
+static int vj_proc_pool_show(struct seq_file *seq, void *v)
 {
 	s64 created = atomic64_read(&vj_counters[VJ_CNT_CHANNELS_CREATED]);
 	s64 destroyed = atomic64_read(&vj_counters[VJ_CNT_CHANNELS_DESTROYED]);
@@ -100,7 +100,7 @@ static int pool_show(struct seq_file *seq, void *v)
 	seq_printf(seq, "pool_buffers %u\n", vj_pool_size());
 	seq_printf(seq, "pool_free %u\n", vj_pool_free());
 	for (i = 0; i < VJ_CNT_MAX; i++)
-		seq_printf(seq, "%s %lld\n", counter_names[i],
+		seq_printf(seq, "%s %lld\n", vj_counter_names[i],
 			   atomic64_read(&vj_counters[i]));
 	seq_printf(seq, "channels_live %lld\n", created - destroyed);
 	return 0;
@@ -108,12 +108,12 @@ static int pool_show(struct seq_file *seq, void *v)
 
 int vj_proc_net_init(struct net *net)
 {
-	if (!proc_create_net("vjchan", 0444, net->proc_net, &chan_seq_ops,
+	if (!proc_create_net("vjchan", 0444, net->proc_net, &vj_proc_seq_ops,
 			     sizeof(struct seq_net_private)))
 		return -ENOMEM;
 	if (net_eq(net, &init_net) &&
 	    !proc_create_single("vjchan_pool", 0444, net->proc_net,
-				pool_show)) {
+				vj_proc_pool_show)) {
 		remove_proc_entry("vjchan", net->proc_net);
 		return -ENOMEM;
 	}

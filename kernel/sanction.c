@@ -51,21 +51,21 @@ struct vj_sanction {
 	u8 dir;				/* IP_CT_DIR_* of the tuple */
 };
 
-static void tuple_of(struct vj_flow_key *t, const struct vj_flow_key *key)
+static void vj_sanction_tuple(struct vj_flow_key *t, const struct vj_flow_key *key)
 {
 	*t = *key;
 	t->ifindex = 0;
 }
 
-static struct hlist_head *sanction_bucket(struct vj_net *vn,
-					  const struct vj_flow_key *t)
+static struct hlist_head *vj_sanction_bucket(struct vj_net *vn,
+					     const struct vj_flow_key *t)
 {
 	u32 h = jhash2((const u32 *)t, sizeof(*t) / sizeof(u32), vn->seed);
 
 	return &vn->sanctions[h >> (32 - VJ_SANCTION_BITS)];
 }
 
-static void sanction_free_rcu(struct rcu_head *head)
+static void vj_sanction_free_rcu(struct rcu_head *head)
 {
 	struct vj_sanction *s = container_of(head, struct vj_sanction, rcu);
 
@@ -74,16 +74,16 @@ static void sanction_free_rcu(struct rcu_head *head)
 }
 
 /* Called with vn->sanction_lock held. */
-static void sanction_del(struct vj_net *vn, struct vj_sanction *s)
+static void vj_sanction_del(struct vj_net *vn, struct vj_sanction *s)
 {
 	hlist_del_rcu(&s->node);
 	vn->nsanctions--;
 	vj_count(VJ_CNT_SANCTION_ENDED);
-	call_rcu(&s->rcu, sanction_free_rcu);
+	call_rcu(&s->rcu, vj_sanction_free_rcu);
 }
 
 /* The conntrack mark, or 0 on kernels built without it. */
-static u32 ct_mark(const struct nf_conn *ct)
+static u32 vj_ct_mark(const struct nf_conn *ct)
 {
 #if IS_ENABLED(CONFIG_NF_CONNTRACK_MARK)
 	return READ_ONCE(ct->mark);
@@ -92,13 +92,13 @@ static u32 ct_mark(const struct nf_conn *ct)
 #endif
 }
 
-static bool sanction_stale(const struct vj_sanction *s)
+static bool vj_sanction_stale(const struct vj_sanction *s)
 {
 	return nf_ct_is_dying(s->ct) || nf_ct_is_expired(s->ct);
 }
 
 /* Called with vn->sanction_lock held: drop the entries of dead conntracks. */
-static void sanction_sweep(struct vj_net *vn)
+static void vj_sanction_sweep(struct vj_net *vn)
 {
 	struct vj_sanction *s;
 	struct hlist_node *n;
@@ -106,8 +106,8 @@ static void sanction_sweep(struct vj_net *vn)
 
 	for (i = 0; i < ARRAY_SIZE(vn->sanctions); i++)
 		hlist_for_each_entry_safe(s, n, &vn->sanctions[i], node)
-			if (sanction_stale(s))
-				sanction_del(vn, s);
+			if (vj_sanction_stale(s))
+				vj_sanction_del(vn, s);
 }
 
 /**
@@ -135,9 +135,9 @@ void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 	ct = nf_ct_get(skb, &ctinfo);
 	if (!ct || nf_ct_is_template(ct) || !nf_ct_is_confirmed(ct))
 		return;
-	if ((ct_mark(ct) & mark) != mark)
+	if ((vj_ct_mark(ct) & mark) != mark)
 		return;
-	tuple_of(&t, key);
+	vj_sanction_tuple(&t, key);
 	s = kzalloc(sizeof(*s), GFP_ATOMIC);
 	if (!s) {
 		vj_count(VJ_CNT_SANCTION_REFUSED);
@@ -148,7 +148,7 @@ void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 	s->ct = ct;
 	s->timeout = max_t(u32, nf_ct_expires(ct), HZ);
 	s->dir = CTINFO2DIR(ctinfo);
-	head = sanction_bucket(vn, &t);
+	head = vj_sanction_bucket(vn, &t);
 
 	spin_lock_bh(&vn->sanction_lock);
 	hlist_for_each_entry(old, head, node)
@@ -158,7 +158,7 @@ void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 	if (!READ_ONCE(chan->hashed))
 		goto out_free;
 	if (vn->nsanctions >= VJ_SANCTION_MAX)
-		sanction_sweep(vn);
+		vj_sanction_sweep(vn);
 	if (vn->nsanctions >= VJ_SANCTION_MAX) {
 		vj_count(VJ_CNT_SANCTION_REFUSED);
 		goto out_free;
@@ -193,11 +193,11 @@ struct vj_sanction *vj_sanction_find(struct vj_net *vn, struct vj_chan *chan,
 
 	if (!READ_ONCE(vn->nsanctions))
 		return NULL;
-	tuple_of(&t, key);
-	hlist_for_each_entry_rcu(s, sanction_bucket(vn, &t), node) {
+	vj_sanction_tuple(&t, key);
+	hlist_for_each_entry_rcu(s, vj_sanction_bucket(vn, &t), node) {
 		if (memcmp(&s->key, &t, sizeof(t)))
 			continue;
-		if (s->chan != chan || sanction_stale(s))
+		if (s->chan != chan || vj_sanction_stale(s))
 			return NULL;
 		return s;
 	}
@@ -247,7 +247,7 @@ void vj_sanction_forget_chan(struct vj_net *vn, struct vj_chan *chan)
 	for (i = 0; i < ARRAY_SIZE(vn->sanctions); i++)
 		hlist_for_each_entry_safe(s, n, &vn->sanctions[i], node)
 			if (s->chan == chan)
-				sanction_del(vn, s);
+				vj_sanction_del(vn, s);
 	spin_unlock_bh(&vn->sanction_lock);
 }
 

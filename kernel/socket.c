@@ -34,7 +34,7 @@
 #include "vj_socket.h"
 #include "vj_stats.h"
 
-static struct proto vj_proto = {
+static struct proto vj_raw_proto = {
 	.name = "VJCHAN",
 	.owner = THIS_MODULE,
 	.obj_size = sizeof(struct vj_sock),
@@ -98,7 +98,7 @@ void vj_sock_put(struct socket *sock)
 	sock_put(sk);
 }
 
-static int vj_release(struct socket *sock)
+static int vj_raw_release(struct socket *sock)
 {
 	if (!sock->sk)
 		return 0;
@@ -107,7 +107,7 @@ static int vj_release(struct socket *sock)
 	return 0;
 }
 
-static int vj_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
+static int vj_raw_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 {
 	struct sockaddr_vj *addr = (struct sockaddr_vj *)uaddr;
 	struct vj_sock *vs = vj_sk(sock->sk);
@@ -176,7 +176,7 @@ out_unlock:
 	return err;
 }
 
-static int vj_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
+static int vj_raw_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 {
 	struct sockaddr_vj *addr = (struct sockaddr_vj *)uaddr;
 	struct vj_sock *vs = vj_sk(sock->sk);
@@ -196,8 +196,8 @@ static int vj_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	return sizeof(*addr);
 }
 
-static __poll_t vj_poll(struct file *file, struct socket *sock,
-			poll_table *wait)
+static __poll_t vj_raw_poll(struct file *file, struct socket *sock,
+			    poll_table *wait)
 {
 	struct sock *sk = sock->sk;
 	struct vj_ring *ring;
@@ -251,7 +251,7 @@ out_unlock:
  * Copy an option struct: at least @ksize bytes, and any bytes beyond the
  * ones this kernel knows must be zero, so the struct can grow.
  */
-static int copy_opt(void *dst, size_t ksize, sockptr_t src, unsigned int usize)
+static int vj_sock_copy_opt(void *dst, size_t ksize, sockptr_t src, unsigned int usize)
 {
 	int ret;
 
@@ -280,7 +280,7 @@ int vj_sock_setsockopt(struct socket *sock, int optname, sockptr_t optval,
 
 	switch (optname) {
 	case VJ_RING:
-		err = copy_opt(&req, sizeof(req), optval, optlen);
+		err = vj_sock_copy_opt(&req, sizeof(req), optval, optlen);
 		if (err)
 			return err;
 		err = vj_ring_geometry_check(&req);
@@ -298,15 +298,15 @@ int vj_sock_setsockopt(struct socket *sock, int optname, sockptr_t optval,
 	}
 }
 
-static int vj_setsockopt(struct socket *sock, int level, int optname,
-			 sockptr_t optval, unsigned int optlen)
+static int vj_raw_setsockopt(struct socket *sock, int level, int optname,
+			     sockptr_t optval, unsigned int optlen)
 {
 	if (level != SOL_VJCHAN)
 		return -ENOPROTOOPT;
 	return vj_sock_setsockopt(sock, optname, optval, optlen);
 }
 
-static void stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
+static void vj_sock_stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
 {
 	struct vj_ring_stats rs;
 
@@ -365,7 +365,7 @@ int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 		size = sizeof(u.st);
 		least = VJ_STATISTICS_SIZE_V1;
 		/* Pairs with vj_sock_ensure_ring(). */
-		stats_to_user(&u.st, smp_load_acquire(&vs->ring));
+		vj_sock_stats_to_user(&u.st, smp_load_acquire(&vs->ring));
 		break;
 	default:
 		return -ENOPROTOOPT;
@@ -382,29 +382,29 @@ int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 	return 0;
 }
 
-static int vj_getsockopt(struct socket *sock, int level, int optname,
-			 char __user *optval, int __user *optlen)
+static int vj_raw_getsockopt(struct socket *sock, int level, int optname,
+			     char __user *optval, int __user *optlen)
 {
 	if (level != SOL_VJCHAN)
 		return -ENOPROTOOPT;
 	return vj_sock_getsockopt(sock, optname, optval, optlen);
 }
 
-static const struct proto_ops vj_ops = {
+static const struct proto_ops vj_raw_ops = {
 	.family = PF_VJCHAN,
 	.owner = THIS_MODULE,
-	.release = vj_release,
-	.bind = vj_bind,
+	.release = vj_raw_release,
+	.bind = vj_raw_bind,
 	.connect = sock_no_connect,
 	.socketpair = sock_no_socketpair,
 	.accept = sock_no_accept,
-	.getname = vj_getname,
-	.poll = vj_poll,
+	.getname = vj_raw_getname,
+	.poll = vj_raw_poll,
 	.ioctl = sock_no_ioctl,
 	.listen = sock_no_listen,
 	.shutdown = sock_no_shutdown,
-	.setsockopt = vj_setsockopt,
-	.getsockopt = vj_getsockopt,
+	.setsockopt = vj_raw_setsockopt,
+	.getsockopt = vj_raw_getsockopt,
 	.sendmsg = sock_no_sendmsg,
 	.recvmsg = sock_no_recvmsg,
 	.mmap = vj_sock_mmap,
@@ -460,10 +460,10 @@ static int vj_raw_create(struct net *net, struct socket *sock, int protocol)
 	if (protocol != VJ_PROTO_RAW)
 		return -EPROTONOSUPPORT;
 
-	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_proto, 0);
+	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_raw_proto, 0);
 	if (!sk)
 		return -ENOMEM;
-	vj_sock_init(sock, sk, &vj_ops);
+	vj_sock_init(sock, sk, &vj_raw_ops);
 	return 0;
 }
 
@@ -487,8 +487,8 @@ void vj_sock_proto_set(int protocol, vj_sock_create_t create)
 		WRITE_ONCE(vj_protos[protocol], create);
 }
 
-static int vj_create(struct net *net, struct socket *sock, int protocol,
-		     int kern)
+static int vj_sock_create(struct net *net, struct socket *sock, int protocol,
+			  int kern)
 {
 	vj_sock_create_t create = NULL;
 
@@ -500,8 +500,8 @@ static int vj_create(struct net *net, struct socket *sock, int protocol,
 	return (create ?: vj_raw_create)(net, sock, protocol);
 }
 
-static void show_addr(struct seq_file *seq, const struct vj_flow *f,
-		      const union vj_addr *a, bool any)
+static void vj_sock_show_addr(struct seq_file *seq, const struct vj_flow *f,
+			      const union vj_addr *a, bool any)
 {
 	if (any)
 		seq_puts(seq, " *");
@@ -511,7 +511,7 @@ static void show_addr(struct seq_file *seq, const struct vj_flow *f,
 		seq_printf(seq, " %pI6c", a->bytes);
 }
 
-static void show_num(struct seq_file *seq, unsigned int v)
+static void vj_sock_show_num(struct seq_file *seq, unsigned int v)
 {
 	if (v)
 		seq_printf(seq, " %u", v);
@@ -519,7 +519,7 @@ static void show_num(struct seq_file *seq, unsigned int v)
 		seq_puts(seq, " *");
 }
 
-static const char *const fw_mode_name[] = {
+static const char *const vj_fw_mode_name[] = {
 	[VJ_BIND_FW_FILTERED] = "filtered",
 	[VJ_BIND_FW_SANCTIONED] = "sanctioned",
 	[VJ_BIND_FW_BYPASS] = "bypass",
@@ -536,24 +536,24 @@ void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
 	vj_ring_get_stats(ring, &st);
 	seq_printf(seq, "%lu %s", sock_i_ino(chan->sk),
 		   f->family == AF_INET ? "ipv4" : "ipv6");
-	show_num(seq, f->proto);
-	show_addr(seq, f, &f->saddr, !(chan->mask & VJ_M_SADDR));
-	show_num(seq, ntohs(f->sport));
-	show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
-	show_num(seq, ntohs(f->dport));
-	show_num(seq, f->ifindex);
+	vj_sock_show_num(seq, f->proto);
+	vj_sock_show_addr(seq, f, &f->saddr, !(chan->mask & VJ_M_SADDR));
+	vj_sock_show_num(seq, ntohs(f->sport));
+	vj_sock_show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
+	vj_sock_show_num(seq, ntohs(f->dport));
+	vj_sock_show_num(seq, f->ifindex);
 	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
 		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
-		   st.rx_driver, fw_mode_name[chan->fw_mode],
+		   st.rx_driver, vj_fw_mode_name[chan->fw_mode],
 		   st.rx_hook, st.rx_xdp, st.rx_filtered, st.rx_csum_bad,
 		   st.rx_udp_bad_csum, st.rx_udp_malformed,
 		   st.rx_udp_not_peer, st.rx_direct);
 }
 
-static const struct net_proto_family vj_family = {
+static const struct net_proto_family vj_sock_family = {
 	.family = PF_VJCHAN,
-	.create = vj_create,
+	.create = vj_sock_create,
 	.owner = THIS_MODULE,
 };
 
@@ -561,21 +561,21 @@ int vj_socket_init(void)
 {
 	int err;
 
-	err = proto_register(&vj_proto, 0);
+	err = proto_register(&vj_raw_proto, 0);
 	if (err)
 		return err;
-	err = sock_register(&vj_family);
+	err = sock_register(&vj_sock_family);
 	if (err)
 		goto err_unregister_proto;
 	return 0;
 
 err_unregister_proto:
-	proto_unregister(&vj_proto);
+	proto_unregister(&vj_raw_proto);
 	return err;
 }
 
 void vj_socket_exit(void)
 {
 	sock_unregister(PF_VJCHAN);
-	proto_unregister(&vj_proto);
+	proto_unregister(&vj_raw_proto);
 }

@@ -44,7 +44,7 @@ static struct proto vj_udp_proto = {
 	.obj_size = sizeof(struct vj_udp_sock),
 };
 
-static bool holder_has_port(const struct vj_udp_sock *us)
+static bool vj_udp_holder_has_port(const struct vj_udp_sock *us)
 {
 	return READ_ONCE(inet_sk(us->holder->sk)->inet_num);
 }
@@ -56,7 +56,7 @@ static bool holder_has_port(const struct vj_udp_sock *us)
  * the peer's.  connect() of a wildcard-bound socket makes the local address
  * it chose the bound address, as UDP does.
  */
-static void udp_holder_flow(struct vj_udp_sock *us, struct vj_flow *flow)
+static void vj_udp_holder_flow(struct vj_udp_sock *us, struct vj_flow *flow)
 {
 	struct sock *hsk = us->holder->sk;
 	struct inet_sock *inet = inet_sk(hsk);
@@ -87,15 +87,15 @@ static void udp_holder_flow(struct vj_udp_sock *us, struct vj_flow *flow)
  * The slot not bound, once no receive path can still be reading it (see
  * vj_udp.h).  Called with vs->lock held.
  */
-static struct vj_chan *udp_spare_slot(struct vj_udp_sock *us)
+static struct vj_chan *vj_udp_spare_slot(struct vj_udp_sock *us)
 {
 	cond_synchronize_rcu(us->unhash_gp);
 	return us->chan == &us->vs.chan ? &us->alt : &us->vs.chan;
 }
 
 /* Fill the unbound slot @chan for @flow; the ring exists. */
-static int udp_fill_slot(struct vj_udp_sock *us, struct vj_chan *chan,
-			 const struct vj_flow *flow)
+static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_chan *chan,
+			    const struct vj_flow *flow)
 {
 	struct vj_flow_key key;
 	u8 mask;
@@ -116,7 +116,7 @@ static int udp_fill_slot(struct vj_udp_sock *us, struct vj_chan *chan,
 }
 
 /* Take the channel out of the flow table.  Called with vs->lock held. */
-static void udp_unbind_chan(struct vj_udp_sock *us)
+static void vj_udp_unbind_chan(struct vj_udp_sock *us)
 {
 	struct vj_sock *vs = &us->vs;
 
@@ -131,19 +131,19 @@ static void udp_unbind_chan(struct vj_udp_sock *us)
  * Bind the channel's flow to the port (and address and device) the holder
  * holds.  Called with vs->lock held, the holder bound and the channel not.
  */
-static int udp_bind_chan(struct vj_udp_sock *us)
+static int vj_udp_bind_chan(struct vj_udp_sock *us)
 {
 	struct vj_sock *vs = &us->vs;
 	struct vj_flow flow;
 	struct vj_chan *chan;
 	int err;
 
-	udp_holder_flow(us, &flow);
+	vj_udp_holder_flow(us, &flow);
 	err = vj_sock_ensure_ring(vs);
 	if (err)
 		return err;
-	chan = udp_spare_slot(us);
-	err = udp_fill_slot(us, chan, &flow);
+	chan = vj_udp_spare_slot(us);
+	err = vj_udp_fill_slot(us, chan, &flow);
 	if (err)
 		return err;
 	err = vj_sock_flow_bind(vs, chan);
@@ -161,27 +161,27 @@ static int udp_bind_chan(struct vj_udp_sock *us)
  * id is another channel's: EADDRINUSE) the holder keeps the port and a
  * second bind() fails with EINVAL, as on UDP; the socket should be closed.
  */
-static int udp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
+static int vj_udp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	struct vj_sock *vs = &us->vs;
 	int err;
 
 	mutex_lock(&vs->lock);
-	if (vs->bound || holder_has_port(us)) {
+	if (vs->bound || vj_udp_holder_has_port(us)) {
 		err = -EINVAL;
 		goto out_unlock;
 	}
 	err = us->holder->ops->bind(us->holder, uaddr, addr_len);
 	if (!err)
-		err = udp_bind_chan(us);
+		err = vj_udp_bind_chan(us);
 out_unlock:
 	mutex_unlock(&vs->lock);
 	return err;
 }
 
 /* Bind to an ephemeral port on any address, as UDP does before a send. */
-static int udp_autobind(struct vj_udp_sock *us)
+static int vj_udp_autobind(struct vj_udp_sock *us)
 {
 	struct vj_sock *vs = &us->vs;
 	struct sockaddr_storage any = {};
@@ -190,7 +190,7 @@ static int udp_autobind(struct vj_udp_sock *us)
 	mutex_lock(&vs->lock);
 	if (vs->bound)
 		goto out_unlock;
-	if (!holder_has_port(us)) {
+	if (!vj_udp_holder_has_port(us)) {
 		any.ss_family = us->family;
 		len = us->family == AF_INET ? sizeof(struct sockaddr_in) :
 					      sizeof(struct sockaddr_in6);
@@ -199,7 +199,7 @@ static int udp_autobind(struct vj_udp_sock *us)
 		if (err)
 			goto out_unlock;
 	}
-	err = udp_bind_chan(us);
+	err = vj_udp_bind_chan(us);
 out_unlock:
 	mutex_unlock(&vs->lock);
 	return err;
@@ -213,7 +213,7 @@ out_unlock:
  * had (another channel has it, or no memory), the channel keeps the one it
  * has: the peer filter of the receiving calls still applies.
  */
-static void udp_follow_holder(struct vj_udp_sock *us)
+static void vj_udp_follow_holder(struct vj_udp_sock *us)
 {
 	struct vj_sock *vs = &us->vs;
 	struct vj_chan *spare;
@@ -222,15 +222,15 @@ static void udp_follow_holder(struct vj_udp_sock *us)
 	mutex_lock(&vs->lock);
 	if (!vs->bound)
 		goto out_unlock;
-	if (!holder_has_port(us)) {
-		udp_unbind_chan(us);
+	if (!vj_udp_holder_has_port(us)) {
+		vj_udp_unbind_chan(us);
 		goto out_unlock;
 	}
-	udp_holder_flow(us, &flow);
+	vj_udp_holder_flow(us, &flow);
 	if (!memcmp(&flow, &us->chan->flow, sizeof(flow)))
 		goto out_unlock;
-	spare = udp_spare_slot(us);
-	if (udp_fill_slot(us, spare, &flow) ||
+	spare = vj_udp_spare_slot(us);
+	if (vj_udp_fill_slot(us, spare, &flow) ||
 	    vj_flow_replace(vj_pernet(sock_net(&vs->sk)), us->chan, spare))
 		goto out_unlock;
 	us->chan = spare;
@@ -239,8 +239,8 @@ out_unlock:
 	mutex_unlock(&vs->lock);
 }
 
-static int udp_connect(struct socket *sock, struct sockaddr *uaddr,
-		       int addr_len, int flags)
+static int vj_udp_connect(struct socket *sock, struct sockaddr *uaddr,
+			  int addr_len, int flags)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	bool unspec;
@@ -250,29 +250,29 @@ static int udp_connect(struct socket *sock, struct sockaddr *uaddr,
 	unspec = addr_len >= (int)sizeof(uaddr->sa_family) &&
 		 uaddr->sa_family == AF_UNSPEC;
 	if (addr_len >= (int)sizeof(uaddr->sa_family) && !unspec) {
-		err = udp_autobind(us);
+		err = vj_udp_autobind(us);
 		if (err)
 			return err;
 	}
 	err = us->holder->ops->connect(us->holder, uaddr, addr_len, flags);
-	udp_follow_holder(us);
+	vj_udp_follow_holder(us);
 	return err;
 }
 
-static int udp_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
+static int vj_udp_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 
 	return us->holder->ops->getname(us->holder, uaddr, peer);
 }
 
-static int udp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+static int vj_udp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	int err;
 
 	if (!READ_ONCE(us->vs.bound)) {
-		err = udp_autobind(us);
+		err = vj_udp_autobind(us);
 		if (err)
 			return err;
 	}
@@ -280,7 +280,7 @@ static int udp_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 }
 
 /* As UDP: the holder's shutdown (ENOTCONN unless connected), mirrored. */
-static int udp_shutdown(struct socket *sock, int how)
+static int vj_udp_shutdown(struct socket *sock, int how)
 {
 	struct sock *sk = sock->sk;
 	struct vj_udp_sock *us = vj_udp_sk(sk);
@@ -293,8 +293,8 @@ static int udp_shutdown(struct socket *sock, int how)
 	return err;
 }
 
-static __poll_t udp_poll(struct file *file, struct socket *sock,
-			 poll_table *wait)
+static __poll_t vj_udp_poll(struct file *file, struct socket *sock,
+			    poll_table *wait)
 {
 	struct sock *sk = sock->sk;
 	struct vj_udp_sock *us = vj_udp_sk(sk);
@@ -304,7 +304,7 @@ static __poll_t udp_poll(struct file *file, struct socket *sock,
 
 	/* Datagrams wake the socket's queue, the holder's errors and send
 	 * space the holder's; both barriers pair with the wakers' (see
-	 * vj_poll()).
+	 * vj_raw_poll()).
 	 */
 	sock_poll_wait(file, sock, wait);
 	sock_poll_wait(file, us->holder, wait);
@@ -327,7 +327,7 @@ static __poll_t udp_poll(struct file *file, struct socket *sock,
  * SIOCINQ (FIONREAD) counts the channel's next datagram; the rest (SIOCOUTQ,
  * interface ioctls) are the holder's.
  */
-static int udp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+static int vj_udp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	int n;
@@ -341,7 +341,7 @@ static int udp_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 }
 
 /* An int option as ip_setsockopt() reads it: 0, 1 or 4 bytes. */
-static int opt_int_ip(sockptr_t optval, unsigned int optlen, int *val)
+static int vj_udp_opt_int_ip(sockptr_t optval, unsigned int optlen, int *val)
 {
 	u8 c;
 
@@ -357,15 +357,15 @@ static int opt_int_ip(sockptr_t optval, unsigned int optlen, int *val)
 }
 
 /* An int option as ipv6_setsockopt() reads it: at least 4 bytes. */
-static int opt_int_ip6(sockptr_t optval, unsigned int optlen, int *val)
+static int vj_udp_opt_int_ip6(sockptr_t optval, unsigned int optlen, int *val)
 {
 	if (optlen < sizeof(int))
 		return -EINVAL;
 	return copy_from_sockptr(val, optval, sizeof(int)) ? -EFAULT : 0;
 }
 
-static int udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
-			      unsigned int optlen)
+static int vj_udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
+				 unsigned int optlen)
 {
 	struct vj_sock *vs = &us->vs;
 	u32 flags;
@@ -401,8 +401,8 @@ static int udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
  * that is not inet); socket filters are refused, since no socket buffer
  * reaches the channel; the rest apply to the channel socket.
  */
-static int udp_set_sol_socket(struct socket *sock, int optname,
-			      sockptr_t optval, unsigned int optlen)
+static int vj_udp_set_sol_socket(struct socket *sock, int optname,
+				 sockptr_t optval, unsigned int optlen)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	u8 buf[VJ_UDP_SOCKOPT_MAX];
@@ -454,8 +454,8 @@ static int udp_set_sol_socket(struct socket *sock, int optname,
 	}
 }
 
-static int udp_setsockopt(struct socket *sock, int level, int optname,
-			  sockptr_t optval, unsigned int optlen)
+static int vj_udp_setsockopt(struct socket *sock, int level, int optname,
+			     sockptr_t optval, unsigned int optlen)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	int val, err;
@@ -463,14 +463,14 @@ static int udp_setsockopt(struct socket *sock, int level, int optname,
 	switch (level) {
 	case SOL_VJCHAN:
 		if (optname == VJ_BIND_FLAGS)
-			return udp_set_bind_flags(us, optval, optlen);
+			return vj_udp_set_bind_flags(us, optval, optlen);
 		return vj_sock_setsockopt(sock, optname, optval, optlen);
 	case SOL_SOCKET:
-		return udp_set_sol_socket(sock, optname, optval, optlen);
+		return vj_udp_set_sol_socket(sock, optname, optval, optlen);
 	case SOL_IP:
 		if (us->family != AF_INET || optname != IP_PKTINFO)
 			break;
-		err = opt_int_ip(optval, optlen, &val);
+		err = vj_udp_opt_int_ip(optval, optlen, &val);
 		if (!err)
 			WRITE_ONCE(us->pktinfo, !!val);
 		return err;
@@ -478,14 +478,14 @@ static int udp_setsockopt(struct socket *sock, int level, int optname,
 		if (us->family != AF_INET6)
 			break;
 		if (optname == IPV6_RECVPKTINFO) {
-			err = opt_int_ip6(optval, optlen, &val);
+			err = vj_udp_opt_int_ip6(optval, optlen, &val);
 			if (!err)
 				WRITE_ONCE(us->pktinfo, !!val);
 			return err;
 		}
 		/* A UDP channel is IPv6 only. */
 		if (optname == IPV6_V6ONLY) {
-			err = opt_int_ip6(optval, optlen, &val);
+			err = vj_udp_opt_int_ip6(optval, optlen, &val);
 			return err ?: val ? 0 : -EINVAL;
 		}
 		break;
@@ -495,8 +495,8 @@ static int udp_setsockopt(struct socket *sock, int level, int optname,
 }
 
 /* An int option value as ip_getsockopt() returns it (1 byte if asked). */
-static int put_opt_int(int val, char __user *optval, int __user *optlen,
-		       bool ip6)
+static int vj_udp_put_opt_int(int val, char __user *optval, int __user *optlen,
+			      bool ip6)
 {
 	int len;
 
@@ -517,8 +517,8 @@ static int put_opt_int(int val, char __user *optval, int __user *optlen,
 	return 0;
 }
 
-static int udp_getsockopt(struct socket *sock, int level, int optname,
-			  char __user *optval, int __user *optlen)
+static int vj_udp_getsockopt(struct socket *sock, int level, int optname,
+			     char __user *optval, int __user *optlen)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	u32 flags;
@@ -542,12 +542,12 @@ static int udp_getsockopt(struct socket *sock, int level, int optname,
 		return 0;
 	case SOL_IP:
 		if (us->family == AF_INET && optname == IP_PKTINFO)
-			return put_opt_int(READ_ONCE(us->pktinfo), optval,
+			return vj_udp_put_opt_int(READ_ONCE(us->pktinfo), optval,
 					   optlen, false);
 		break;
 	case SOL_IPV6:
 		if (us->family == AF_INET6 && optname == IPV6_RECVPKTINFO)
-			return put_opt_int(READ_ONCE(us->pktinfo), optval,
+			return vj_udp_put_opt_int(READ_ONCE(us->pktinfo), optval,
 					   optlen, true);
 		break;
 	}
@@ -559,7 +559,7 @@ static int udp_getsockopt(struct socket *sock, int level, int optname,
  * Unbind the channel before the holder lets the port go, so that no
  * ordinary socket that binds the port next loses a datagram to the channel.
  */
-static int udp_release(struct socket *sock)
+static int vj_udp_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
 	struct vj_udp_sock *us;
@@ -568,7 +568,7 @@ static int udp_release(struct socket *sock)
 		return 0;
 	us = vj_udp_sk(sk);
 	mutex_lock(&us->vs.lock);
-	udp_unbind_chan(us);
+	vj_udp_unbind_chan(us);
 	mutex_unlock(&us->vs.lock);
 	sock_release(us->holder);
 	us->holder = NULL;
@@ -579,19 +579,19 @@ static int udp_release(struct socket *sock)
 static const struct proto_ops vj_udp_ops = {
 	.family = PF_VJCHAN,
 	.owner = THIS_MODULE,
-	.release = udp_release,
-	.bind = udp_bind,
-	.connect = udp_connect,
+	.release = vj_udp_release,
+	.bind = vj_udp_bind,
+	.connect = vj_udp_connect,
 	.socketpair = sock_no_socketpair,
 	.accept = sock_no_accept,
-	.getname = udp_getname,
-	.poll = udp_poll,
-	.ioctl = udp_ioctl,
+	.getname = vj_udp_getname,
+	.poll = vj_udp_poll,
+	.ioctl = vj_udp_ioctl,
 	.listen = sock_no_listen,
-	.shutdown = udp_shutdown,
-	.setsockopt = udp_setsockopt,
-	.getsockopt = udp_getsockopt,
-	.sendmsg = udp_sendmsg,
+	.shutdown = vj_udp_shutdown,
+	.setsockopt = vj_udp_setsockopt,
+	.getsockopt = vj_udp_getsockopt,
+	.sendmsg = vj_udp_sendmsg,
 	.recvmsg = vj_udp_recvmsg,
 	.mmap = vj_sock_mmap,
 };
@@ -601,7 +601,7 @@ static const struct proto_ops vj_udp_ops = {
  * since the channel takes its datagrams before UDP does (the exceptions,
  * IPv6 fragments without conntrack, are not kept for long).
  */
-static int holder_create(struct net *net, int family, struct socket **res)
+static int vj_udp_holder_create(struct net *net, int family, struct socket **res)
 {
 	struct socket *holder;
 	int err;
@@ -635,7 +635,7 @@ static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 
 	if (sock->type != SOCK_DGRAM)
 		return -ESOCKTNOSUPPORT;
-	err = holder_create(net, family, &holder);
+	err = vj_udp_holder_create(net, family, &holder);
 	if (err)
 		return err;
 	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_udp_proto, 0);
@@ -645,7 +645,7 @@ static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 	}
 	vj_sock_init(sock, sk, &vj_udp_ops);
 	sk->sk_protocol = protocol;
-	/* SOL_SOCKET options come to udp_setsockopt(). */
+	/* SOL_SOCKET options come to vj_udp_setsockopt(). */
 	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
 	us = vj_udp_sk(sk);
 	us->alt.sk = sk;

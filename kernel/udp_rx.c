@@ -43,7 +43,7 @@
 #define VJ_UDP_HDR_MAX		256
 
 /* One datagram that passed the checks. */
-struct udp_dgram {
+struct vj_udp_dgram {
 	union vj_addr saddr;
 	union vj_addr daddr;
 	__be16 sport;
@@ -56,9 +56,9 @@ struct udp_dgram {
  * UDP datagram for this socket, and fill @dg.  Returns VJ_CONSUMED if it
  * may be delivered, else why it is dropped.
  */
-static enum vj_consumed udp_check(struct vj_udp_sock *us,
-				  const struct vj_desc *d, const u8 *data,
-				  struct udp_dgram *dg)
+static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
+				     const struct vj_desc *d, const u8 *data,
+				  struct vj_udp_dgram *dg)
 {
 	u8 hdr[VJ_UDP_HDR_MAX] __aligned(4);
 	unsigned int l3 = d->l3_off, avail, n, ulen, iplen;
@@ -142,7 +142,7 @@ static enum vj_consumed udp_check(struct vj_udp_sock *us,
 }
 
 /* A connected socket takes datagrams from its peer only. */
-static bool udp_from_peer(struct vj_udp_sock *us, const struct udp_dgram *dg)
+static bool vj_udp_from_peer(struct vj_udp_sock *us, const struct vj_udp_dgram *dg)
 {
 	struct sock *hsk = us->holder->sk;
 
@@ -156,8 +156,8 @@ static bool udp_from_peer(struct vj_udp_sock *us, const struct udp_dgram *dg)
 		       sizeof(dg->saddr.bytes));
 }
 
-static void udp_put_name(struct vj_udp_sock *us, struct msghdr *msg,
-			 const struct udp_dgram *dg, int ifindex)
+static void vj_udp_put_name(struct vj_udp_sock *us, struct msghdr *msg,
+			    const struct vj_udp_dgram *dg, int ifindex)
 {
 	if (us->family == AF_INET) {
 		DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
@@ -186,7 +186,7 @@ static void udp_put_name(struct vj_udp_sock *us, struct msghdr *msg,
  * sock_recv_timestamp() gives them: the time the kernel took the packet
  * (the descriptor's CLOCK_MONOTONIC tstamp) on CLOCK_REALTIME.
  */
-static void udp_put_tstamp(struct sock *sk, struct msghdr *msg, u64 mono_ns)
+static void vj_udp_put_tstamp(struct sock *sk, struct msghdr *msg, u64 mono_ns)
 {
 	struct timespec64 ts;
 	bool new;
@@ -233,8 +233,8 @@ static void udp_put_tstamp(struct sock *sk, struct msghdr *msg, u64 mono_ns)
  * address (IPv4's ipi_spec_dst is that address too, the reply source for a
  * unicast datagram).
  */
-static void udp_put_pktinfo(struct vj_udp_sock *us, struct msghdr *msg,
-			    const struct udp_dgram *dg, int ifindex)
+static void vj_udp_put_pktinfo(struct vj_udp_sock *us, struct msghdr *msg,
+			       const struct vj_udp_dgram *dg, int ifindex)
 {
 	if (!READ_ONCE(us->pktinfo))
 		return;
@@ -259,8 +259,8 @@ static void udp_put_pktinfo(struct vj_udp_sock *us, struct msghdr *msg,
  * Copy the datagram to the caller.  Returns the bytes copied, or the
  * datagram's length with MSG_TRUNC, or -EFAULT.
  */
-static int udp_deliver(struct vj_udp_sock *us, const struct vj_desc *d,
-		       const u8 *data, const struct udp_dgram *dg,
+static int vj_udp_copy_out(struct vj_udp_sock *us, const struct vj_desc *d,
+			   const u8 *data, const struct vj_udp_dgram *dg,
 		       struct msghdr *msg, size_t len, int flags)
 {
 	size_t copied = min_t(size_t, len, dg->payload_len);
@@ -271,9 +271,9 @@ static int udp_deliver(struct vj_udp_sock *us, const struct vj_desc *d,
 	    copied)
 		return -EFAULT;
 	if (msg->msg_name)
-		udp_put_name(us, msg, dg, d->ifindex);
-	udp_put_tstamp(&us->vs.sk, msg, d->tstamp);
-	udp_put_pktinfo(us, msg, dg, d->ifindex);
+		vj_udp_put_name(us, msg, dg, d->ifindex);
+	vj_udp_put_tstamp(&us->vs.sk, msg, d->tstamp);
+	vj_udp_put_pktinfo(us, msg, dg, d->ifindex);
 	return flags & MSG_TRUNC ? dg->payload_len : copied;
 }
 
@@ -281,14 +281,14 @@ static int udp_deliver(struct vj_udp_sock *us, const struct vj_desc *d,
  * Take the first good datagram of the ring: drop (and count) the bad ones
  * in front of it, then deliver it into @msg, leaving it in the ring for
  * MSG_PEEK.  With @msg NULL only the bad ones are dropped, and the good
- * one's payload length is returned.  Returns what udp_deliver() returns,
+ * one's payload length is returned.  Returns what vj_udp_copy_out() returns,
  * or -EAGAIN if no good datagram is queued.  Called with rx_lock held.
  */
-static int udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
-		      struct msghdr *msg, size_t len, int flags)
+static int vj_udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
+			 struct msghdr *msg, size_t len, int flags)
 {
 	enum vj_consumed why;
-	struct udp_dgram dg;
+	struct vj_udp_dgram dg;
 	struct vj_desc d;
 	const u8 *data;
 	u32 idx;
@@ -299,9 +299,9 @@ static int udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
 		if (ret)
 			return ret;
 		data = vj_ring_data(ring, &d);
-		why = data ? udp_check(us, &d, data, &dg) :
+		why = data ? vj_udp_check(us, &d, data, &dg) :
 			     VJ_DROP_UDP_MALFORMED;
-		if (why == VJ_CONSUMED && !udp_from_peer(us, &dg))
+		if (why == VJ_CONSUMED && !vj_udp_from_peer(us, &dg))
 			why = VJ_DROP_UDP_NOT_PEER;
 		if (why != VJ_CONSUMED) {
 			vj_ring_consume(ring, idx, why);
@@ -310,7 +310,7 @@ static int udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
 		}
 		if (!msg)
 			return dg.payload_len;
-		ret = udp_deliver(us, &d, data, &dg, msg, len, flags);
+		ret = vj_udp_copy_out(us, &d, data, &dg, msg, len, flags);
 		/* As UDP: a datagram that faulted is gone too. */
 		if (!(flags & MSG_PEEK))
 			vj_ring_consume(ring, idx, VJ_CONSUMED);
@@ -333,7 +333,7 @@ bool vj_udp_readable(struct vj_udp_sock *us)
 	/* A receiver at work will drop the bad ones itself. */
 	if (!mutex_trylock(&us->rx_lock))
 		return true;
-	ready = udp_rx_one(us, ring, NULL, 0, 0) >= 0;
+	ready = vj_udp_rx_one(us, ring, NULL, 0, 0) >= 0;
 	mutex_unlock(&us->rx_lock);
 	return ready;
 }
@@ -352,7 +352,7 @@ int vj_udp_inq(struct vj_udp_sock *us)
 		return 0;
 	if (mutex_lock_interruptible(&us->rx_lock))
 		return -EINTR;
-	ret = udp_rx_one(us, ring, NULL, 0, 0);
+	ret = vj_udp_rx_one(us, ring, NULL, 0, 0);
 	mutex_unlock(&us->rx_lock);
 	return ret == -EAGAIN ? 0 : ret;
 }
@@ -361,7 +361,7 @@ int vj_udp_inq(struct vj_udp_sock *us)
  * Something for a sleeping receiver: a datagram, a pending error of the
  * channel socket or of the holder, shutdown.
  */
-static bool udp_rx_ready(struct vj_udp_sock *us)
+static bool vj_udp_rx_ready(struct vj_udp_sock *us)
 {
 	/* Pairs with vj_sock_ensure_ring(). */
 	struct vj_ring *ring = smp_load_acquire(&us->vs.ring);
@@ -373,12 +373,12 @@ static bool udp_rx_ready(struct vj_udp_sock *us)
 }
 
 /*
- * Sleep until udp_rx_ready(), a signal or the timeout.  Datagrams (the
+ * Sleep until vj_udp_rx_ready(), a signal or the timeout.  Datagrams (the
  * producers' sk_data_ready()) and the channel socket's error (ENODEV,
  * vj_flow_dev_gone()'s sk_error_report()) wake the socket's queue; the
  * holder's errors its own queue: wait on both.  Returns the time left.
  */
-static long udp_rx_wait(struct vj_udp_sock *us, long timeo)
+static long vj_udp_rx_wait(struct vj_udp_sock *us, long timeo)
 {
 	struct sock *sk = &us->vs.sk;
 	DEFINE_WAIT(wait_data);
@@ -386,7 +386,7 @@ static long udp_rx_wait(struct vj_udp_sock *us, long timeo)
 
 	prepare_to_wait(sk_sleep(sk), &wait_data, TASK_INTERRUPTIBLE);
 	prepare_to_wait(&us->holder->wq.wait, &wait_err, TASK_INTERRUPTIBLE);
-	if (!udp_rx_ready(us) && !signal_pending(current))
+	if (!vj_udp_rx_ready(us) && !signal_pending(current))
 		timeo = schedule_timeout(timeo);
 	finish_wait(&us->holder->wq.wait, &wait_err);
 	finish_wait(sk_sleep(sk), &wait_data);
@@ -425,7 +425,7 @@ int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		if (ring) {
 			if (mutex_lock_interruptible(&us->rx_lock))
 				return sock_intr_errno(timeo);
-			ret = udp_rx_one(us, ring, msg, len, flags);
+			ret = vj_udp_rx_one(us, ring, msg, len, flags);
 			mutex_unlock(&us->rx_lock);
 		}
 		if (ret != -EAGAIN)
@@ -436,6 +436,6 @@ int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			return 0;
 		if (signal_pending(current))
 			return sock_intr_errno(timeo);
-		timeo = udp_rx_wait(us, timeo);
+		timeo = vj_udp_rx_wait(us, timeo);
 	}
 }

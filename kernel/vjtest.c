@@ -71,7 +71,7 @@ static const struct net_device_ops vjtest_ops = {
 	.ndo_validate_addr = eth_validate_addr,
 };
 
-static unsigned int exthdr_len(int type)
+static unsigned int vjtest_exthdr_len(int type)
 {
 	switch (type) {
 	case NEXTHDR_HOP:
@@ -85,9 +85,9 @@ static unsigned int exthdr_len(int type)
 }
 
 /* One extension header of @type in front of a header of type @next. */
-static void build_exthdr(u8 *p, int type, u8 next)
+static void vjtest_build_exthdr(u8 *p, int type, u8 next)
 {
-	unsigned int len = exthdr_len(type);
+	unsigned int len = vjtest_exthdr_len(type);
 
 	memset(p, 0, len);
 	p[0] = next;
@@ -102,10 +102,10 @@ static void build_exthdr(u8 *p, int type, u8 next)
 	}
 }
 
-static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
+static unsigned int vjtest_build_frame(u8 *p, const struct inject_req *r, u32 seq)
 {
 	static const u8 src_mac[ETH_ALEN] = { 0x02, 0x56, 0x4a, 0, 0, 2 };
-	unsigned int ext = r->v6 ? exthdr_len(r->exthdr) : 0;
+	unsigned int ext = r->v6 ? vjtest_exthdr_len(r->exthdr) : 0;
 	unsigned int l3 = (r->v6 ? sizeof(struct ipv6hdr) :
 			   sizeof(struct iphdr)) + ext;
 	unsigned int ulen = sizeof(struct udphdr) + r->len;
@@ -135,7 +135,7 @@ static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
 		ip6->payload_len = htons(ext + ulen);
 		ip6->nexthdr = ext ? r->exthdr : r->proto;
 		if (ext)
-			build_exthdr((u8 *)(ip6 + 1), r->exthdr, r->proto);
+			vjtest_build_exthdr((u8 *)(ip6 + 1), r->exthdr, r->proto);
 		ip6->hop_limit = 64;
 		ip6->saddr = r->saddr6;
 		ip6->daddr = r->daddr6;
@@ -171,7 +171,7 @@ static unsigned int build_frame(u8 *p, const struct inject_req *r, u32 seq)
 	return ETH_HLEN + l3 + ulen;
 }
 
-static int inject(const struct inject_req *r)
+static int vjtest_inject(const struct inject_req *r)
 {
 	struct vj_buffer *bufs[VJTEST_MAX_BATCH];
 	unsigned int done = 0;
@@ -183,8 +183,8 @@ static int inject(const struct inject_req *r)
 			bufs[i] = vj_get_buffer(vjtest_dev);
 			if (!bufs[i])
 				break;
-			bufs[i]->len = build_frame(bufs[i]->data, r,
-						   r->seq + done + i);
+			bufs[i]->len = vjtest_build_frame(bufs[i]->data, r,
+							  r->seq + done + i);
 		}
 		/* Deliver like a NAPI poll would: bottom halves off. */
 		local_bh_disable();
@@ -204,7 +204,7 @@ static int inject(const struct inject_req *r)
 	return 0;
 }
 
-static int parse_addr(const char *s, struct inject_req *r, bool src)
+static int vjtest_parse_addr(const char *s, struct inject_req *r, bool src)
 {
 	if (strchr(s, ':')) {
 		r->v6 = true;
@@ -215,7 +215,7 @@ static int parse_addr(const char *s, struct inject_req *r, bool src)
 			NULL) ? 0 : -EINVAL;
 }
 
-static int parse_req(char *line, struct inject_req *r)
+static int vjtest_parse_req(char *line, struct inject_req *r)
 {
 	char *tok;
 
@@ -238,7 +238,7 @@ static int parse_req(char *line, struct inject_req *r)
 			return -EINVAL;
 		*val++ = '\0';
 		if (!strcmp(tok, "saddr") || !strcmp(tok, "daddr")) {
-			err = parse_addr(val, r, tok[0] == 's');
+			err = vjtest_parse_addr(val, r, tok[0] == 's');
 		} else {
 			err = kstrtouint(val, 0, &v);
 			if (err)
@@ -257,7 +257,7 @@ static int parse_req(char *line, struct inject_req *r)
 				r->dport = v;
 			else if (!strcmp(tok, "proto") && v <= U8_MAX)
 				r->proto = v;
-			else if (!strcmp(tok, "exthdr") && exthdr_len(v))
+			else if (!strcmp(tok, "exthdr") && vjtest_exthdr_len(v))
 				r->exthdr = v;
 			else if (!strcmp(tok, "csum") && v <= VJTEST_CSUM_ZERO)
 				r->csum = v;
@@ -273,14 +273,14 @@ static int parse_req(char *line, struct inject_req *r)
 		return -EINVAL;
 	if (r->exthdr >= 0 && !r->v6)
 		return -EINVAL;
-	if (ETH_HLEN + sizeof(struct ipv6hdr) + exthdr_len(r->exthdr) +
+	if (ETH_HLEN + sizeof(struct ipv6hdr) + vjtest_exthdr_len(r->exthdr) +
 	    sizeof(struct udphdr) + (u64)r->len > VJ_GBUF_SIZE)
 		return -EINVAL;
 	return 0;
 }
 
-static ssize_t inject_write(struct file *file, const char __user *ubuf,
-			    size_t len, loff_t *ppos)
+static ssize_t vjtest_inject_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
 {
 	struct inject_req r;
 	char buf[256];
@@ -291,18 +291,18 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	err = parse_req(buf, &r);
+	err = vjtest_parse_req(buf, &r);
 	if (err)
 		return err;
 	mutex_lock(&vjtest_lock);
-	err = inject(&r);
+	err = vjtest_inject(&r);
 	mutex_unlock(&vjtest_lock);
 	return err ? err : len;
 }
 
 static const struct file_operations inject_fops = {
 	.owner = THIS_MODULE,
-	.write = inject_write,
+	.write = vjtest_inject_write,
 };
 
 static int stats_show(struct seq_file *seq, void *v)
