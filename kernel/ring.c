@@ -39,14 +39,14 @@
 #define VJ_GBUF_ALL_DIV		2
 
 /* Global buffers held by all channels. */
-static atomic_t ring_gbufs = ATOMIC_INIT(0);
+static atomic_t vj_ring_gbufs = ATOMIC_INIT(0);
 
-static unsigned int gbuf_limit(unsigned int div)
+static unsigned int vj_gbuf_limit(unsigned int div)
 {
 	return max(vj_pool_size() / div, 1U);
 }
 
-static bool ring_req_valid(const struct vj_ring_req *req)
+static bool vj_ring_req_valid(const struct vj_ring_req *req)
 {
 	return req->entries >= VJ_RING_MIN_ENTRIES &&
 	       req->entries <= VJ_RING_MAX_ENTRIES &&
@@ -57,7 +57,7 @@ static bool ring_req_valid(const struct vj_ring_req *req)
 	       !req->flags && !req->pad;
 }
 
-static size_t ring_bufs_off(u32 entries)
+static size_t vj_ring_bufs_off(u32 entries)
 {
 	return PAGE_ALIGN(VJ_OFF_DESC + (size_t)entries * sizeof(struct vj_desc));
 }
@@ -67,11 +67,11 @@ int vj_ring_geometry_check(const struct vj_ring_req *req)
 {
 	size_t bytes;
 
-	if (!ring_req_valid(req))
+	if (!vj_ring_req_valid(req))
 		return -EINVAL;
 	if (check_mul_overflow((size_t)req->entries, (size_t)req->buf_size,
 			       &bytes) ||
-	    check_add_overflow(bytes, ring_bufs_off(req->entries), &bytes) ||
+	    check_add_overflow(bytes, vj_ring_bufs_off(req->entries), &bytes) ||
 	    bytes > VJ_RING_MAX_BYTES)
 		return -EINVAL;
 	return 0;
@@ -85,14 +85,14 @@ void vj_ring_offsets(const struct vj_ring_req *req, struct vj_mmap_offsets *off)
 	off->flags = VJ_OFF_FLAGS;
 	off->consumer = VJ_OFF_CONSUMER;
 	off->desc = VJ_OFF_DESC;
-	off->bufs = ring_bufs_off(req->entries);
+	off->bufs = vj_ring_bufs_off(req->entries);
 	off->size = PAGE_ALIGN(off->bufs + (size_t)req->entries * req->buf_size);
 	off->entries = req->entries;
 	off->buf_size = req->buf_size;
 }
 
 /* Charge the pinned area to RLIMIT_MEMLOCK, as AF_XDP charges its UMEM. */
-static int ring_charge(struct vj_ring *ring)
+static int vj_ring_charge(struct vj_ring *ring)
 {
 	unsigned long limit, old, new;
 	unsigned long pages = ring->size >> PAGE_SHIFT;
@@ -115,7 +115,7 @@ static int ring_charge(struct vj_ring *ring)
 	return 0;
 }
 
-static void ring_uncharge(struct vj_ring *ring)
+static void vj_ring_uncharge(struct vj_ring *ring)
 {
 	if (!ring->user)
 		return;
@@ -148,11 +148,11 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
 	ring->size = off.size;
 	ring->bufs_off = off.bufs;
 	/* A channel that does not poll must not sit on the pool. */
-	ring->gbuf_cap = min(gbuf_limit(VJ_GBUF_CHAN_DIV), ring->entries);
+	ring->gbuf_cap = min(vj_gbuf_limit(VJ_GBUF_CHAN_DIV), ring->entries);
 	ring->net_gbufs = net_gbufs;
 	spin_lock_init(&ring->lock);
 
-	err = ring_charge(ring);
+	err = vj_ring_charge(ring);
 	if (err)
 		goto err_free_ring;
 
@@ -186,18 +186,18 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
 err_free_slots:
 	kvfree(ring->slots);
 err_uncharge:
-	ring_uncharge(ring);
+	vj_ring_uncharge(ring);
 err_free_ring:
 	kfree(ring);
 	return ERR_PTR(err);
 }
 
 /* A global buffer held by @ring goes back to the pool. */
-static void ring_gbuf_release(struct vj_ring *ring, struct vj_buffer *gbuf)
+static void vj_ring_gbuf_release(struct vj_ring *ring, struct vj_buffer *gbuf)
 {
 	vj_pool_put(gbuf);
 	atomic_dec(ring->net_gbufs);
-	atomic_dec(&ring_gbufs);
+	atomic_dec(&vj_ring_gbufs);
 }
 
 /*
@@ -213,13 +213,13 @@ void vj_ring_destroy(struct vj_ring *ring)
 		struct vj_slot *slot = &ring->slots[i & ring->mask];
 
 		if (slot->gbuf)
-			ring_gbuf_release(ring, slot->gbuf);
+			vj_ring_gbuf_release(ring, slot->gbuf);
 	}
 	vj_stats_add_pinned(-(long)ring->size);
 	kvfree(ring->free_ids);
 	vfree(ring->area);
 	kvfree(ring->slots);
-	ring_uncharge(ring);
+	vj_ring_uncharge(ring);
 	kfree(ring);
 }
 
@@ -300,7 +300,7 @@ int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma)
  * Anything else is counted and ignored, as if the consumer had not moved.
  * Called with ring->lock held.
  */
-static void ring_sync_cons(struct vj_ring *ring)
+static void vj_ring_sync_cons(struct vj_ring *ring)
 {
 	u32 cons = smp_load_acquire(ring->consumer); /* A, matches D */
 
@@ -311,10 +311,10 @@ static void ring_sync_cons(struct vj_ring *ring)
 }
 
 /* Returns the slot to fill, or NULL with the drop counted. */
-static struct vj_slot *ring_reserve(struct vj_ring *ring)
+static struct vj_slot *vj_ring_reserve(struct vj_ring *ring)
 {
 	if (ring->prod - ring->cons >= ring->entries) {
-		ring_sync_cons(ring);
+		vj_ring_sync_cons(ring);
 		if (ring->prod - ring->cons >= ring->entries) {
 			ring->stats.rx_ring_full++;
 			return NULL;
@@ -323,7 +323,7 @@ static struct vj_slot *ring_reserve(struct vj_ring *ring)
 	return &ring->slots[ring->prod & ring->mask];
 }
 
-static void desc_publish(struct vj_desc *shared, const struct vj_desc *d)
+static void vj_desc_publish(struct vj_desc *shared, const struct vj_desc *d)
 {
 	WRITE_ONCE(shared->buf, d->buf);
 	WRITE_ONCE(shared->off, d->off);
@@ -336,20 +336,20 @@ static void desc_publish(struct vj_desc *shared, const struct vj_desc *d)
 }
 
 /* Publish [pub, prod); only when no slot in it waits for a copy. */
-static void ring_publish(struct vj_ring *ring)
+static void vj_ring_publish(struct vj_ring *ring)
 {
 	u32 i;
 
 	for (i = ring->pub; i != ring->prod; i++) {
 		u32 slot = i & ring->mask;
 
-		desc_publish(&ring->desc[slot], &ring->slots[slot].desc);
+		vj_desc_publish(&ring->desc[slot], &ring->slots[slot].desc);
 	}
 	WRITE_ONCE(ring->pub, ring->prod);
 	smp_store_release(ring->producer, ring->pub); /* B, matches C */
 }
 
-static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
+static void vj_ring_account(struct vj_ring *ring, const struct vj_desc *d)
 {
 	ring->stats.rx_packets++;
 	ring->stats.rx_bytes += d->len;
@@ -372,36 +372,36 @@ static void ring_account(struct vj_ring *ring, const struct vj_desc *d)
  * ERR_PTR(-ENOSPC) when the ring is full (the drop is counted) and
  * ERR_PTR(-ENODEV) once the ring is dead.
  */
-static struct vj_slot *ring_reserve_slot(struct vj_ring *ring)
+static struct vj_slot *vj_ring_reserve_slot(struct vj_ring *ring)
 {
 	struct vj_slot *slot;
 
 	if (unlikely(ring->dead))
 		return ERR_PTR(-ENODEV);
-	slot = ring_reserve(ring);
+	slot = vj_ring_reserve(ring);
 	return slot ?: ERR_PTR(-ENOSPC);
 }
 
 /*
- * ring_reserve_slot() for a producer that copies into the slot's own
+ * vj_ring_reserve_slot() for a producer that copies into the slot's own
  * buffer.  A direct ring's buffers belong to the device, and only
  * vj_ring_direct_publish() produces into it: to the others it is as if
  * dead.
  */
-static struct vj_slot *ring_reserve_copy(struct vj_ring *ring)
+static struct vj_slot *vj_ring_reserve_copy(struct vj_ring *ring)
 {
 	if (unlikely(ring->direct))
 		return ERR_PTR(-ENODEV);
-	return ring_reserve_slot(ring);
+	return vj_ring_reserve_slot(ring);
 }
 
 /*
  * Describe the packet in the slot being produced, @stored of its @len bytes
  * being in the buffer, and count it.  Called with ring->lock held.
  */
-static void ring_produce(struct vj_ring *ring, struct vj_desc *d,
-			 unsigned int len, unsigned int stored, int ifindex,
-			 u16 l3_off, __be16 proto, u32 flags)
+static void vj_ring_produce(struct vj_ring *ring, struct vj_desc *d,
+			    unsigned int len, unsigned int stored, int ifindex,
+			    u16 l3_off, __be16 proto, u32 flags)
 {
 	d->buf = ring->prod & ring->mask;
 	d->off = 0;
@@ -411,7 +411,7 @@ static void ring_produce(struct vj_ring *ring, struct vj_desc *d,
 	d->proto = proto;
 	d->flags = flags | (stored < len ? VJ_DESC_F_TRUNC : 0);
 	d->tstamp = ktime_get_ns();
-	ring_account(ring, d);
+	vj_ring_account(ring, d);
 	ring->prod++;
 }
 
@@ -420,8 +420,8 @@ static void ring_produce(struct vj_ring *ring, struct vj_desc *d,
  * local traffic on lo and veth, virtio's NEEDS_CSUM) carries only the
  * pseudo-header sum; complete it in the copy, as skb_checksum_help() would.
  */
-static void fix_partial_csum(const struct sk_buff *skb, u8 *dst,
-			     unsigned int l2, unsigned int copy)
+static void vj_ring_fix_partial_csum(const struct sk_buff *skb, u8 *dst,
+				     unsigned int l2, unsigned int copy)
 {
 	int start = skb_checksum_start_offset(skb);
 	unsigned int at;
@@ -454,7 +454,7 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 
 	len = l2 + skb->len;
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_copy(ring);
+	slot = vj_ring_reserve_copy(ring);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -466,11 +466,11 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 	if (skb_copy_bits(skb, 0, dst + l2, copy - l2))
 		copy = l2; /* cannot happen: skb->len bytes are there */
 	if (skb->ip_summed == CHECKSUM_PARTIAL)
-		fix_partial_csum(skb, dst, l2, copy);
-	ring_produce(ring, &slot->desc, len, copy, ifindex, l2, skb->protocol,
-		     path | (l2 ? VJ_DESC_F_L2 : 0));
+		vj_ring_fix_partial_csum(skb, dst, l2, copy);
+	vj_ring_produce(ring, &slot->desc, len, copy, ifindex, l2,
+			skb->protocol, path | (l2 ? VJ_DESC_F_L2 : 0));
 	if (!ring->npending)
-		ring_publish(ring);
+		vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
 }
@@ -492,7 +492,7 @@ int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 	u8 *dst;
 
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_copy(ring);
+	slot = vj_ring_reserve_copy(ring);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
@@ -513,10 +513,10 @@ int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 			done += n;
 		}
 	}
-	ring_produce(ring, &slot->desc, len, done, ifindex, ETH_HLEN, proto,
-		     VJ_DESC_F_XDP | VJ_DESC_F_L2);
+	vj_ring_produce(ring, &slot->desc, len, done, ifindex, ETH_HLEN, proto,
+			VJ_DESC_F_XDP | VJ_DESC_F_L2);
 	if (!ring->npending)
-		ring_publish(ring);
+		vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
 }
@@ -543,18 +543,18 @@ void vj_ring_count_csum_bad(struct vj_ring *ring)
  * refusal counted as rx_ring_full and driver_capped, if one is reached.
  * Called with ring->lock held.
  */
-static bool ring_gbuf_charge(struct vj_ring *ring)
+static bool vj_ring_gbuf_charge(struct vj_ring *ring)
 {
 	if (ring->npending >= ring->gbuf_cap)
 		goto refuse;
-	if (atomic_inc_return(ring->net_gbufs) > gbuf_limit(VJ_GBUF_NET_DIV))
+	if (atomic_inc_return(ring->net_gbufs) > vj_gbuf_limit(VJ_GBUF_NET_DIV))
 		goto undo_net;
-	if (atomic_inc_return(&ring_gbufs) > gbuf_limit(VJ_GBUF_ALL_DIV))
+	if (atomic_inc_return(&vj_ring_gbufs) > vj_gbuf_limit(VJ_GBUF_ALL_DIV))
 		goto undo_all;
 	return true;
 
 undo_all:
-	atomic_dec(&ring_gbufs);
+	atomic_dec(&vj_ring_gbufs);
 undo_net:
 	atomic_dec(ring->net_gbufs);
 refuse:
@@ -578,17 +578,17 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
 	struct vj_slot *slot;
 
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_copy(ring);
-	if (!IS_ERR(slot) && !ring_gbuf_charge(ring))
+	slot = vj_ring_reserve_copy(ring);
+	if (!IS_ERR(slot) && !vj_ring_gbuf_charge(ring))
 		slot = ERR_PTR(-ENOSPC);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
 	}
 	slot->gbuf = gbuf;
-	ring_produce(ring, &slot->desc, gbuf->len,
-		     min(gbuf->len, ring->buf_size), gbuf->dev->ifindex, l3_off,
-		     proto, VJ_DESC_F_L2 | VJ_DESC_F_DRIVER);
+	vj_ring_produce(ring, &slot->desc, gbuf->len,
+			min(gbuf->len, ring->buf_size), gbuf->dev->ifindex,
+			l3_off, proto, VJ_DESC_F_L2 | VJ_DESC_F_DRIVER);
 	WRITE_ONCE(ring->npending, ring->npending + 1);
 	spin_unlock_bh(&ring->lock);
 	return 0;
@@ -616,11 +616,11 @@ void vj_ring_flush(struct vj_ring *ring)
 			if (slot->gbuf) {
 				memcpy(ring->bufs + (size_t)idx * ring->buf_size,
 				       slot->gbuf->data, slot->desc.len);
-				ring_gbuf_release(ring, slot->gbuf);
+				vj_ring_gbuf_release(ring, slot->gbuf);
 				slot->gbuf = NULL;
 				WRITE_ONCE(ring->npending, ring->npending - 1);
 			}
-			desc_publish(&ring->desc[idx], &slot->desc);
+			vj_desc_publish(&ring->desc[idx], &slot->desc);
 			WRITE_ONCE(ring->pub, ring->pub + 1);
 		}
 		smp_store_release(ring->producer, ring->pub); /* B, matches C */
@@ -630,7 +630,7 @@ void vj_ring_flush(struct vj_ring *ring)
 		}
 	}
 	/* Slots filled by the hook behind the last copied one. */
-	ring_publish(ring);
+	vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 }
 
@@ -641,7 +641,7 @@ void vj_ring_flush(struct vj_ring *ring)
 void vj_ring_poll_sync(struct vj_ring *ring)
 {
 	spin_lock_bh(&ring->lock);
-	ring_sync_cons(ring);
+	vj_ring_sync_cons(ring);
 	spin_unlock_bh(&ring->lock);
 }
 
@@ -731,9 +731,9 @@ void vj_ring_direct_exit(struct vj_ring *ring)
 }
 
 /* Slots the consumer handed back give their buffers to the free list. */
-static void ring_direct_reclaim(struct vj_ring *ring)
+static void vj_ring_direct_reclaim(struct vj_ring *ring)
 {
-	ring_sync_cons(ring);
+	vj_ring_sync_cons(ring);
 	for (; ring->reclaimed != ring->cons; ring->reclaimed++) {
 		u32 slot = ring->reclaimed & ring->mask;
 
@@ -749,7 +749,7 @@ int vj_ring_direct_get(struct vj_ring *ring)
 
 	spin_lock_bh(&ring->lock);
 	if (!ring->nfree)
-		ring_direct_reclaim(ring);
+		vj_ring_direct_reclaim(ring);
 	if (ring->nfree)
 		id = ring->free_ids[--ring->nfree];
 	spin_unlock_bh(&ring->lock);
@@ -783,16 +783,16 @@ int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
 	struct vj_slot *slot;
 
 	spin_lock_bh(&ring->lock);
-	slot = ring_reserve_slot(ring);
+	slot = vj_ring_reserve_slot(ring);
 	if (IS_ERR(slot)) {
 		spin_unlock_bh(&ring->lock);
 		return PTR_ERR(slot);
 	}
-	ring_produce(ring, &slot->desc, len, len, ifindex, ETH_HLEN, proto,
-		     VJ_DESC_F_L2 | VJ_DESC_F_DRIVER | VJ_DESC_F_DIRECT);
+	vj_ring_produce(ring, &slot->desc, len, len, ifindex, ETH_HLEN, proto,
+			VJ_DESC_F_L2 | VJ_DESC_F_DRIVER | VJ_DESC_F_DIRECT);
 	slot->desc.buf = id;
 	slot->desc.off = off;
-	ring_publish(ring);
+	vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
 }
@@ -825,7 +825,7 @@ int vj_ring_peek(struct vj_ring *ring, struct vj_desc *d, u32 *idx)
 
 	vj_ring_flush(ring);
 	spin_lock_bh(&ring->lock);
-	ring_sync_cons(ring);
+	vj_ring_sync_cons(ring);
 	if (ring->cons != ring->pub) {
 		*idx = ring->cons;
 		*d = ring->slots[ring->cons & ring->mask].desc;
