@@ -33,6 +33,7 @@
 #include "vj_deliver.h"
 #include "vj_flow.h"
 #include "vj_ring.h"
+#include "vj_ring_prod.h"
 #include "vj_stats.h"
 
 /*

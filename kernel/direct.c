@@ -40,6 +40,7 @@
 #include "vj_direct.h"
 #include "vj_flow.h"
 #include "vj_ring.h"
+#include "vj_ring_direct.h"
 #include "vj_stats.h"
 
 /*

@@ -12,7 +12,7 @@
 #include "vj_classify.h"
 #include "vj_flow.h"
 #include "vj_pool.h"
-#include "vj_ring.h"
+#include "vj_ring_prod.h"
 #include "vj_stats.h"
 #include "vjchan_driver.h"
 

@@ -16,7 +16,7 @@
 
 #include "vj_flow.h"
 #include "vj_net.h"
-#include "vj_ring.h"
+#include "vj_ring_prod.h"
 #include "vj_sanction.h"
 #include "vj_stats.h"
 

@@ -31,6 +31,9 @@
 #include "vj_hook.h"
 #include "vj_net.h"
 #include "vj_ring.h"
+#include "vj_ring_cons.h"
+#include "vj_ring_direct.h"
+#include "vj_ring_prod.h"
 #include "vj_socket.h"
 #include "vj_stats.h"
 

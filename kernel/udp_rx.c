@@ -34,6 +34,8 @@
 
 #include "vj_parse.h"
 #include "vj_ring.h"
+#include "vj_ring_cons.h"
+#include "vj_ring_prod.h"
 #include "vj_udp.h"
 
 /*

@@ -2,8 +2,8 @@
 /*
  * Per network namespace state: the flow table (flow.c), the netfilter
  * hooks (hook.c), the sanctioned connections (sanction.c) and the global
- * buffers the namespace's channels hold (ring.c).  Created and destroyed
- * with the namespace (main.c).
+ * buffers the namespace's channels hold (ring_gbuf.c).  Created and
+ * destroyed with the namespace (main.c).
  */
 #ifndef _VJ_NET_H
 #define _VJ_NET_H
@@ -31,7 +31,8 @@ struct vj_net {
 	unsigned int nsanctions;
 	struct hlist_head sanctions[1 << VJ_SANCTION_BITS]; /* vj_sanction.h */
 	struct net *net;
-	atomic_t gbufs;		/* global buffers its channels hold, ring.c */
+	/* global buffers its channels hold (ring_gbuf.c) */
+	atomic_t gbufs;
 };
 
 extern unsigned int vj_net_id;

@@ -56,6 +56,14 @@
  * poll) and accepts it only inside [last valid consumer, published
  * producer], and never reads descriptors or the producer index back from
  * shared memory.
+ *
+ * The code is split by concern: ring.c holds the ring object (geometry,
+ * memory charge, creation, mapping, counters); ring_prod.c the kernel
+ * producer, with (A), (B) and (E); ring_cons.c poll readiness and the
+ * kernel consumer, with (D); ring_direct.c the buffers of a direct ring;
+ * ring_gbuf.c the global buffers a ring holds.  Each has its header
+ * (vj_ring_prod.h ...); vj_ring_int.h declares the producer helpers that
+ * ring_cons.c and ring_direct.c call.
  */
 #ifndef _VJ_RING_H
 #define _VJ_RING_H
@@ -66,9 +74,7 @@
 #include <linux/types.h>
 #include <linux/vjchan.h>
 
-struct sk_buff;
 struct vj_buffer;
-struct xdp_buff;
 
 #define VJ_OFF_PRODUCER		0
 #define VJ_OFF_FLAGS		4
@@ -92,14 +98,6 @@ struct vj_ring_stats {
 	u64 rx_udp_malformed;
 	u64 rx_udp_not_peer;
 	u64 rx_direct;
-};
-
-/* Why the kernel consumer handed a slot back (vj_ring_consume()). */
-enum vj_consumed {
-	VJ_CONSUMED,		/* delivered to the receiving call */
-	VJ_DROP_UDP_BAD_CSUM,
-	VJ_DROP_UDP_MALFORMED,
-	VJ_DROP_UDP_NOT_PEER,
 };
 
 /* Kernel-private state of one slot; user space never sees it. */
@@ -161,31 +159,8 @@ void vj_ring_destroy(struct vj_ring *ring);
 int vj_ring_mmap_check(const struct vj_mmap_offsets *off,
 		       const struct vm_area_struct *vma);
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
-
-int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
-		   const u8 *mac, unsigned int l2, int ifindex, u32 path);
-int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
-		   int ifindex, __be16 proto);
 void vj_ring_count_drops(struct vj_ring *ring, unsigned int n);
 void vj_ring_count_csum_bad(struct vj_ring *ring);
-int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
-		    u16 l3_off, __be16 proto);
-void vj_ring_flush(struct vj_ring *ring);
-void vj_ring_poll_sync(struct vj_ring *ring);
-bool vj_ring_readable(struct vj_ring *ring);
-bool vj_ring_waiting(struct vj_ring *ring);
-void vj_ring_set_dead(struct vj_ring *ring);
-bool vj_ring_dead(struct vj_ring *ring);
-int vj_ring_direct_init(struct vj_ring *ring);
-void vj_ring_direct_exit(struct vj_ring *ring);
-int vj_ring_direct_get(struct vj_ring *ring);
-void vj_ring_direct_put(struct vj_ring *ring, u32 id);
-void *vj_ring_direct_addr(struct vj_ring *ring, u32 id);
-int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
-			   int ifindex, __be16 proto);
 void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st);
-int vj_ring_peek(struct vj_ring *ring, struct vj_desc *d, u32 *idx);
-const u8 *vj_ring_data(struct vj_ring *ring, const struct vj_desc *d);
-void vj_ring_consume(struct vj_ring *ring, u32 idx, enum vj_consumed why);
 
 #endif /* _VJ_RING_H */

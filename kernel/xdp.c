@@ -45,7 +45,7 @@
 
 #include "vj_classify.h"
 #include "vj_flow.h"
-#include "vj_ring.h"
+#include "vj_ring_prod.h"
 #include "vj_stats.h"
 #include "vj_xdp.h"
 

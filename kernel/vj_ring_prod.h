@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel producer of a channel ring (ring_prod.c): a frame from an
+ * skb, an XDP frame or a global buffer into the next slot, published with
+ * (B) of vj_ring.h; the copy of global buffers in the consumer's context;
+ * the end of production, (E), when the bound device goes.
+ */
+#ifndef _VJ_RING_PROD_H
+#define _VJ_RING_PROD_H
+
+#include <linux/types.h>
+
+struct sk_buff;
+struct vj_buffer;
+struct vj_ring;
+struct xdp_buff;
+
+int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
+		   const u8 *mac, unsigned int l2, int ifindex, u32 path);
+int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
+		   int ifindex, __be16 proto);
+int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
+		    u16 l3_off, __be16 proto);
+void vj_ring_flush(struct vj_ring *ring);
+void vj_ring_set_dead(struct vj_ring *ring);
+bool vj_ring_dead(struct vj_ring *ring);
+
+#endif /* _VJ_RING_PROD_H */
