@@ -9,12 +9,13 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 
 #include "vj_flow.h"
 #include "vj_net.h"
 #include "vj_pool.h"
 #include "vj_proc.h"
-#include "vj_socket.h"
+#include "vj_ring.h"
 #include "vj_stats.h"
 
 atomic64_t vj_counters[VJ_CNT_MAX];
@@ -73,14 +74,100 @@ static void vj_proc_seq_stop(struct seq_file *seq, void *v)
 	mutex_unlock(&vn->lock);
 }
 
+/*
+ * The columns of /proc/net/vjchan after buf_size: the channel counters,
+ * the fields of struct vj_statistics (uapi) in its order, with the
+ * channel's firewall mode (fw, no counter) between rx_driver and rx_hook.
+ */
+#define VJ_FW_COLUMN	SIZE_MAX
+#define VJ_STAT(field)	{ #field, offsetof(struct vj_statistics, field) }
+
+static const struct {
+	const char *name;
+	size_t off;
+} vj_proc_columns[] = {
+	VJ_STAT(rx_packets), VJ_STAT(rx_bytes), VJ_STAT(rx_ring_full),
+	VJ_STAT(rx_invalid_cons), VJ_STAT(rx_truncated), VJ_STAT(rx_driver),
+	{ "fw", VJ_FW_COLUMN },
+	VJ_STAT(rx_hook), VJ_STAT(rx_xdp), VJ_STAT(rx_filtered),
+	VJ_STAT(rx_csum_bad), VJ_STAT(rx_udp_bad_csum),
+	VJ_STAT(rx_udp_malformed), VJ_STAT(rx_udp_not_peer),
+	VJ_STAT(rx_direct),
+};
+
+/* Every field of struct vj_statistics has its column. */
+static_assert(sizeof(struct vj_statistics) ==
+	      (ARRAY_SIZE(vj_proc_columns) - 1) * sizeof(__u64));
+
+static void vj_proc_show_addr(struct seq_file *seq, const struct vj_flow *f,
+			      const union vj_addr *a, bool any)
+{
+	if (any)
+		seq_puts(seq, " *");
+	else if (f->family == AF_INET)
+		seq_printf(seq, " %pI4", &a->ip4);
+	else
+		seq_printf(seq, " %pI6c", a->bytes);
+}
+
+static void vj_proc_show_num(struct seq_file *seq, unsigned int v)
+{
+	if (v)
+		seq_printf(seq, " %u", v);
+	else
+		seq_puts(seq, " *");
+}
+
+static const char *const vj_fw_mode_name[] = {
+	[VJ_BIND_FW_FILTERED] = "filtered",
+	[VJ_BIND_FW_SANCTIONED] = "sanctioned",
+	[VJ_BIND_FW_BYPASS] = "bypass",
+	[3] = "?",
+};
+
+/* One line of /proc/net/vjchan; called under vj_net->lock. */
+static void vj_proc_show_chan(struct seq_file *seq, struct vj_chan *chan)
+{
+	const struct vj_flow *f = &chan->flow;
+	struct vj_ring *ring = chan->ring;
+	struct vj_statistics st;
+	unsigned int i;
+
+	vj_ring_get_stats(ring, &st);
+	seq_printf(seq, "%lu %s", sock_i_ino(chan->sk),
+		   f->family == AF_INET ? "ipv4" : "ipv6");
+	vj_proc_show_num(seq, f->proto);
+	vj_proc_show_addr(seq, f, &f->saddr, !(chan->mask & VJ_M_SADDR));
+	vj_proc_show_num(seq, ntohs(f->sport));
+	vj_proc_show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
+	vj_proc_show_num(seq, ntohs(f->dport));
+	vj_proc_show_num(seq, f->ifindex);
+	seq_printf(seq, " %u %u", ring->entries, ring->buf_size);
+	for (i = 0; i < ARRAY_SIZE(vj_proc_columns); i++) {
+		size_t off = vj_proc_columns[i].off;
+
+		if (off == VJ_FW_COLUMN)
+			seq_printf(seq, " %s", vj_fw_mode_name[chan->fw_mode]);
+		else
+			seq_printf(seq, " %llu", *(u64 *)((u8 *)&st + off));
+	}
+	seq_putc(seq, '\n');
+}
+
 static int vj_proc_seq_show(struct seq_file *seq, void *v)
 {
 	struct vj_net *vn = vj_pernet(seq_file_net(seq));
 
-	if (v == &vn->channels)
-		seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size rx_packets rx_bytes rx_ring_full rx_invalid_cons rx_truncated rx_driver fw rx_hook rx_xdp rx_filtered rx_csum_bad rx_udp_bad_csum rx_udp_malformed rx_udp_not_peer rx_direct\n");
-	else
-		vj_sock_show(seq, list_entry(v, struct vj_chan, list));
+	unsigned int i;
+
+	if (v != &vn->channels) {
+		vj_proc_show_chan(seq, list_entry(v, struct vj_chan, list));
+		return 0;
+	}
+	seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size");
+	for (i = 0; i < ARRAY_SIZE(vj_proc_columns); i++)
+		seq_printf(seq, " %s", vj_proc_columns[i].name);
+	seq_putc(seq, '\n');
 	return 0;
 }
 

@@ -275,7 +275,7 @@ void vj_ring_count_csum_bad(struct vj_ring *ring)
 	spin_unlock_bh(&ring->lock);
 }
 
-void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st)
+void vj_ring_get_stats(struct vj_ring *ring, struct vj_statistics *st)
 {
 	spin_lock_bh(&ring->lock);
 	*st = ring->stats;

@@ -309,30 +309,6 @@ static int vj_raw_setsockopt(struct socket *sock, int level, int optname,
 	return vj_sock_setsockopt(sock, optname, optval, optlen);
 }
 
-static void vj_sock_stats_to_user(struct vj_statistics *st, struct vj_ring *ring)
-{
-	struct vj_ring_stats rs;
-
-	memset(st, 0, sizeof(*st));
-	if (!ring)
-		return;
-	vj_ring_get_stats(ring, &rs);
-	st->rx_packets = rs.rx_packets;
-	st->rx_bytes = rs.rx_bytes;
-	st->rx_ring_full = rs.rx_ring_full;
-	st->rx_invalid_cons = rs.rx_invalid_cons;
-	st->rx_truncated = rs.rx_truncated;
-	st->rx_driver = rs.rx_driver;
-	st->rx_hook = rs.rx_hook;
-	st->rx_xdp = rs.rx_xdp;
-	st->rx_filtered = rs.rx_filtered;
-	st->rx_csum_bad = rs.rx_csum_bad;
-	st->rx_udp_bad_csum = rs.rx_udp_bad_csum;
-	st->rx_udp_malformed = rs.rx_udp_malformed;
-	st->rx_udp_not_peer = rs.rx_udp_not_peer;
-	st->rx_direct = rs.rx_direct;
-}
-
 /* The SOL_VJCHAN options common to every channel socket. */
 int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 		       int __user *optlen)
@@ -343,6 +319,7 @@ int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 		struct vj_mmap_offsets off;
 		struct vj_statistics st;
 	} u;
+	struct vj_ring *ring;
 	size_t size, least;
 	int len;
 
@@ -368,7 +345,11 @@ int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 		size = sizeof(u.st);
 		least = VJ_STATISTICS_SIZE_V1;
 		/* Pairs with vj_sock_ensure_ring(). */
-		vj_sock_stats_to_user(&u.st, smp_load_acquire(&vs->ring));
+		ring = smp_load_acquire(&vs->ring);
+		if (ring)
+			vj_ring_get_stats(ring, &u.st);
+		else
+			memset(&u.st, 0, sizeof(u.st));
 		break;
 	default:
 		return -ENOPROTOOPT;
@@ -501,57 +482,6 @@ static int vj_sock_create(struct net *net, struct socket *sock, int protocol,
 	if (protocol >= 0 && protocol < VJ_NPROTOS)
 		create = READ_ONCE(vj_protos[protocol]);
 	return (create ?: vj_raw_create)(net, sock, protocol);
-}
-
-static void vj_sock_show_addr(struct seq_file *seq, const struct vj_flow *f,
-			      const union vj_addr *a, bool any)
-{
-	if (any)
-		seq_puts(seq, " *");
-	else if (f->family == AF_INET)
-		seq_printf(seq, " %pI4", &a->ip4);
-	else
-		seq_printf(seq, " %pI6c", a->bytes);
-}
-
-static void vj_sock_show_num(struct seq_file *seq, unsigned int v)
-{
-	if (v)
-		seq_printf(seq, " %u", v);
-	else
-		seq_puts(seq, " *");
-}
-
-static const char *const vj_fw_mode_name[] = {
-	[VJ_BIND_FW_FILTERED] = "filtered",
-	[VJ_BIND_FW_SANCTIONED] = "sanctioned",
-	[VJ_BIND_FW_BYPASS] = "bypass",
-	[3] = "?",
-};
-
-/* One line of /proc/net/vjchan; called under vj_net->lock. */
-void vj_sock_show(struct seq_file *seq, struct vj_chan *chan)
-{
-	const struct vj_flow *f = &chan->flow;
-	struct vj_ring *ring = chan->ring;
-	struct vj_ring_stats st;
-
-	vj_ring_get_stats(ring, &st);
-	seq_printf(seq, "%lu %s", sock_i_ino(chan->sk),
-		   f->family == AF_INET ? "ipv4" : "ipv6");
-	vj_sock_show_num(seq, f->proto);
-	vj_sock_show_addr(seq, f, &f->saddr, !(chan->mask & VJ_M_SADDR));
-	vj_sock_show_num(seq, ntohs(f->sport));
-	vj_sock_show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
-	vj_sock_show_num(seq, ntohs(f->dport));
-	vj_sock_show_num(seq, f->ifindex);
-	seq_printf(seq, " %u %u %llu %llu %llu %llu %llu %llu %s %llu %llu %llu %llu %llu %llu %llu %llu\n",
-		   ring->entries, ring->buf_size, st.rx_packets, st.rx_bytes,
-		   st.rx_ring_full, st.rx_invalid_cons, st.rx_truncated,
-		   st.rx_driver, vj_fw_mode_name[chan->fw_mode],
-		   st.rx_hook, st.rx_xdp, st.rx_filtered, st.rx_csum_bad,
-		   st.rx_udp_bad_csum, st.rx_udp_malformed,
-		   st.rx_udp_not_peer, st.rx_direct);
 }
 
 static const struct net_proto_family vj_sock_family = {

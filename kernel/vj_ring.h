@@ -83,23 +83,6 @@ struct vj_buffer;
 /* Largest area a channel may pin. */
 #define VJ_RING_MAX_BYTES	SZ_1G
 
-struct vj_ring_stats {
-	u64 rx_packets;
-	u64 rx_bytes;
-	u64 rx_ring_full;
-	u64 rx_invalid_cons;
-	u64 rx_truncated;
-	u64 rx_driver;
-	u64 rx_hook;
-	u64 rx_xdp;
-	u64 rx_filtered;
-	u64 rx_csum_bad;
-	u64 rx_udp_bad_csum;
-	u64 rx_udp_malformed;
-	u64 rx_udp_not_peer;
-	u64 rx_direct;
-};
-
 /* Kernel-private state of one slot; user space never sees it. */
 struct vj_slot {
 	struct vj_buffer *gbuf;	/* global buffer awaiting copy, or NULL */
@@ -147,7 +130,7 @@ struct vj_ring {
 	u32 reclaimed;
 	u32 nfree;
 	u32 *free_ids;
-	struct vj_ring_stats stats;
+	struct vj_statistics stats;	/* the uapi struct: VJ_STATISTICS */
 };
 
 int vj_ring_geometry_check(const struct vj_ring_req *req);
@@ -161,6 +144,6 @@ int vj_ring_mmap_check(const struct vj_mmap_offsets *off,
 int vj_ring_mmap(struct vj_ring *ring, struct vm_area_struct *vma);
 void vj_ring_count_drops(struct vj_ring *ring, unsigned int n);
 void vj_ring_count_csum_bad(struct vj_ring *ring);
-void vj_ring_get_stats(struct vj_ring *ring, struct vj_ring_stats *st);
+void vj_ring_get_stats(struct vj_ring *ring, struct vj_statistics *st);
 
 #endif /* _VJ_RING_H */

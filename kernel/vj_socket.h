@@ -9,7 +9,6 @@
 
 #include "vj_flow.h"
 
-struct seq_file;
 struct vj_direct;
 struct vm_area_struct;
 
@@ -49,6 +48,5 @@ int vj_sock_setsockopt(struct socket *sock, int optname, sockptr_t optval,
 		       unsigned int optlen);
 int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 		       int __user *optlen);
-void vj_sock_show(struct seq_file *seq, struct vj_chan *chan);
 
 #endif /* _VJ_SOCKET_H */
