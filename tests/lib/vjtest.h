@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared test library: vjtest, the test driver of the driver API
- * (kernel/vjtest.c).  Its debugfs inject file takes lines of KEY=VALUE
+ * (kernel/vjtest/vjtest.c).  Its debugfs inject file takes lines of KEY=VALUE
  * words; each line makes count frames and hands them to vj_netif_rx() or
  * vj_netif_rx_batch() on vjtest0.
  */
