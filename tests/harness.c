@@ -300,7 +300,7 @@ struct vj_flow flow6(uint8_t proto, const char *saddr, uint16_t sport,
 	return f;
 }
 
-int vj_socket(void)
+int test_socket(void)
 {
 	int fd = socket(AF_VJCHAN, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
@@ -313,7 +313,7 @@ static void get_opt(int fd, int opt, void *buf, socklen_t size,
 		    const char *name)
 {
 	socklen_t len;
-	int e = vj_getopt(fd, opt, buf, size, &len);
+	int e = test_getopt(fd, opt, buf, size, &len);
 
 	if (e)
 		fail("getsockopt(%s): %s", name, errname(-e));
@@ -321,7 +321,7 @@ static void get_opt(int fd, int opt, void *buf, socklen_t size,
 		fail("getsockopt(%s): optlen %u, want %u", name, len, size);
 }
 
-struct vj_ring_req vj_get_ring(int fd)
+struct vj_ring_req test_get_ring(int fd)
 {
 	struct vj_ring_req r;
 
@@ -329,7 +329,7 @@ struct vj_ring_req vj_get_ring(int fd)
 	return r;
 }
 
-struct vj_mmap_offsets vj_get_offsets(int fd)
+struct vj_mmap_offsets test_get_offsets(int fd)
 {
 	struct vj_mmap_offsets o;
 
@@ -337,7 +337,7 @@ struct vj_mmap_offsets vj_get_offsets(int fd)
 	return o;
 }
 
-struct vj_statistics vj_get_stats(int fd)
+struct vj_statistics test_get_stats(int fd)
 {
 	struct vj_statistics s;
 
@@ -347,7 +347,7 @@ struct vj_statistics vj_get_stats(int fd)
 
 uint64_t vj_stat_total(int fd)
 {
-	struct vj_statistics s = vj_get_stats(fd);
+	struct vj_statistics s = test_get_stats(fd);
 
 	return s.rx_packets + s.rx_ring_full;
 }
@@ -358,7 +358,7 @@ bool vj_wait_total(int fd, uint64_t n, int ms)
 	return WAIT_FOR(vj_stat_total(fd) >= n, ms);
 }
 
-void chan_map(struct vj_chan *c)
+void chan_map(struct test_chan *c)
 {
 	const char *why = ring_map(c);
 
@@ -366,7 +366,7 @@ void chan_map(struct vj_chan *c)
 		fail("%s", why);
 }
 
-void chan_unmap(struct vj_chan *c)
+void chan_unmap(struct test_chan *c)
 {
 	const char *why = ring_unmap(c);
 
@@ -374,19 +374,19 @@ void chan_unmap(struct vj_chan *c)
 		fail("%s", why);
 }
 
-void chan_open(struct vj_chan *c, const struct vj_flow *f,
+void chan_open(struct test_chan *c, const struct vj_flow *f,
 	       uint32_t entries, uint32_t buf_size)
 {
-	chan_init(c, vj_socket());
-	if (entries && vj_set_ring(c->fd, entries,
+	chan_init(c, test_socket());
+	if (entries && test_set_ring(c->fd, entries,
 				   buf_size ? buf_size : VJ_BUF_DEF_SIZE))
 		fail("VJ_RING %u/%u: %s", entries, buf_size, errname(errno));
-	if (vj_bind(c->fd, f))
+	if (test_bind(c->fd, f))
 		fail("bind (dport %u): %s", ntohs(f->dport), errname(errno));
 	chan_map(c);
 }
 
-void chan_close(struct vj_chan *c)
+void chan_close(struct test_chan *c)
 {
 	chan_unmap(c);
 	if (c->fd >= 0)
@@ -398,7 +398,7 @@ void chan_close(struct vj_chan *c)
  * Copies out descriptor idx and its bytes, validating as any consumer
  * must.  The kernel guarantees the bounds; a violation is a failure.
  */
-int chan_peek_at(struct vj_chan *c, uint32_t idx, struct vj_pkt *p)
+int chan_peek_at(struct test_chan *c, uint32_t idx, struct test_pkt *p)
 {
 	const uint8_t *data;
 	const char *why = ring_desc(c, idx, &p->d, &data);
@@ -411,7 +411,7 @@ int chan_peek_at(struct vj_chan *c, uint32_t idx, struct vj_pkt *p)
 }
 
 /* Takes one packet if the ring has one: acquire producer, release consumer. */
-int chan_try(struct vj_chan *c, struct vj_pkt *p)
+int chan_try(struct test_chan *c, struct test_pkt *p)
 {
 	const char *why;
 	uint32_t n;
@@ -427,7 +427,7 @@ int chan_try(struct vj_chan *c, struct vj_pkt *p)
 }
 
 /* Takes one packet, sleeping in poll() for up to ms milliseconds. */
-int chan_recv(struct vj_chan *c, struct vj_pkt *p, int ms)
+int chan_recv(struct test_chan *c, struct test_pkt *p, int ms)
 {
 	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
@@ -449,7 +449,7 @@ int chan_recv(struct vj_chan *c, struct vj_pkt *p, int ms)
 	}
 }
 
-void chan_expect_empty(struct vj_chan *c, const char *what)
+void chan_expect_empty(struct test_chan *c, const char *what)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
@@ -462,7 +462,7 @@ void chan_expect_empty(struct vj_chan *c, const char *what)
 /* --- packets -------------------------------------------------------- */
 
 /* The packet must be an untruncated UDP datagram carrying the pattern. */
-void pkt_expect_udp(const struct vj_pkt *p, struct pkt_info *pi,
+void pkt_expect_udp(const struct test_pkt *p, struct pkt_info *pi,
 		    uint32_t *seq)
 {
 	const char *why = pkt_parse(p, pi);

@@ -122,7 +122,7 @@ int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * harness.c: channels; each fails the case where it cannot do its
- * job.  struct vj_chan, struct vj_pkt, vj_set_ring(), vj_bind(),
+ * job.  struct test_chan, struct test_pkt, test_set_ring(), test_bind(),
  * chan_init(), chan_producer(), chan_set_consumer() and chan_pending()
  * are in lib/ring.h.
  */
@@ -130,28 +130,28 @@ struct vj_flow flow4(uint8_t proto, const char *saddr, uint16_t sport,
 		     const char *daddr, uint16_t dport, uint32_t ifindex);
 struct vj_flow flow6(uint8_t proto, const char *saddr, uint16_t sport,
 		     const char *daddr, uint16_t dport, uint32_t ifindex);
-int vj_socket(void);
-struct vj_ring_req vj_get_ring(int fd);
-struct vj_mmap_offsets vj_get_offsets(int fd);
-struct vj_statistics vj_get_stats(int fd);
+int test_socket(void);
+struct vj_ring_req test_get_ring(int fd);
+struct vj_mmap_offsets test_get_offsets(int fd);
+struct vj_statistics test_get_stats(int fd);
 uint64_t vj_stat_total(int fd);		/* rx_packets + rx_ring_full */
 bool vj_wait_total(int fd, uint64_t n, int ms);
-void chan_map(struct vj_chan *c);
-void chan_unmap(struct vj_chan *c);
-void chan_open(struct vj_chan *c, const struct vj_flow *f,
+void chan_map(struct test_chan *c);
+void chan_unmap(struct test_chan *c);
+void chan_open(struct test_chan *c, const struct vj_flow *f,
 	       uint32_t entries, uint32_t buf_size);
-void chan_close(struct vj_chan *c);
-int chan_peek_at(struct vj_chan *c, uint32_t idx, struct vj_pkt *p);
-int chan_try(struct vj_chan *c, struct vj_pkt *p);
-int chan_recv(struct vj_chan *c, struct vj_pkt *p, int ms);
-void chan_expect_empty(struct vj_chan *c, const char *what);
+void chan_close(struct test_chan *c);
+int chan_peek_at(struct test_chan *c, uint32_t idx, struct test_pkt *p);
+int chan_try(struct test_chan *c, struct test_pkt *p);
+int chan_recv(struct test_chan *c, struct test_pkt *p, int ms);
+void chan_expect_empty(struct test_chan *c, const char *what);
 
 /*
  * harness.c: packets.  struct pkt_info, pkt_parse(), pkt_check_csums()
  * are in lib/pkt.h, payload_fill() and payload_check() in lib/pattern.h,
  * csum_add() and csum_fold32() in lib/csum.h.
  */
-void pkt_expect_udp(const struct vj_pkt *p, struct pkt_info *pi,
+void pkt_expect_udp(const struct test_pkt *p, struct pkt_info *pi,
 		    uint32_t *seq);
 
 /* harness.c: ordinary UDP traffic */
@@ -178,8 +178,8 @@ int udp_recv_seq(int fd, int ms, uint32_t *seq, uint32_t *len);
 #define NOWHERE		(-2)
 #define SEQ_BASE	0x5a000000u
 
-int where_is(struct vj_chan *ch, int n, int witness, uint32_t want, int ms);
-void expect_route(struct vj_chan *ch, int n, int witness, const char *saddr,
+int where_is(struct test_chan *ch, int n, int witness, uint32_t want, int ms);
+void expect_route(struct test_chan *ch, int n, int witness, const char *saddr,
 		  uint16_t sport, const char *daddr, uint16_t dport, int want,
 		  const char *what);
 

@@ -62,7 +62,7 @@ struct port {
 	/* The drainer: what the stack delivered to the UDP socket. */
 	atomic_ullong stk_lo, stk_inj;
 	/* The owning consumer thread (ownership passes at thread exit). */
-	struct vj_chan ch;
+	struct test_chan ch;
 	uint64_t consumed, consumed_drv;	/* of the current incarnation */
 	uint64_t rebind_at;
 	uint32_t last_lo[NSENDERS], last_inj;

@@ -24,7 +24,7 @@
 
 static void drain(struct port *p)
 {
-	struct vj_chan *c = &p->ch;
+	struct test_chan *c = &p->ch;
 	const char *why;
 	uint32_t n, i;
 
@@ -44,7 +44,7 @@ static void drain(struct port *p)
 static bool get_stats(struct port *p, struct vj_statistics *st)
 {
 	socklen_t l;
-	int e = vj_getopt(p->ch.fd, VJ_STATISTICS, st, sizeof(*st), &l);
+	int e = test_getopt(p->ch.fd, VJ_STATISTICS, st, sizeof(*st), &l);
 
 	if (e) {
 		record_fail("port %u: VJ_STATISTICS: %s", p->num, errname(-e));
@@ -59,7 +59,7 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 	uint32_t entries = PICK(r, ents), buf_size = 2048;
 	struct vj_flow flow;
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = p };
-	struct vj_chan *c = &p->ch;
+	struct test_chan *c = &p->ch;
 	const char *why;
 	int fd;
 
@@ -75,7 +75,7 @@ static void open_channel(struct port *p, int ep, struct rng *r)
 		goto out;
 	}
 	chan_init(c, fd);
-	if (vj_set_ring(fd, entries, buf_size) || vj_bind(fd, &flow)) {
+	if (test_set_ring(fd, entries, buf_size) || test_bind(fd, &flow)) {
 		record_fail("port %u: setting up a %u x %u channel: %s",
 			    p->num, entries, buf_size, errname(errno));
 		close(fd);
@@ -108,7 +108,7 @@ out:
 static void close_channel(struct port *p, int ep, bool drain_first,
 			  bool abrupt, bool late_unmap)
 {
-	struct vj_chan *c = &p->ch;
+	struct test_chan *c = &p->ch;
 	struct inc_result r = { .abrupt = abrupt, .late_unmap = late_unmap };
 	uint64_t sent, start, end;
 	uint32_t i;

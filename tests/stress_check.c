@@ -227,9 +227,9 @@ void check_still_bound(struct port *p)
 		record_fail("port %u: socket: %s", p->num, errname(errno));
 		return;
 	}
-	r = vj_set_ring(fd, 8, 2048);
+	r = test_set_ring(fd, 8, 2048);
 	if (!r)
-		r = vj_bind(fd, &flow);
+		r = test_bind(fd, &flow);
 	e = errno;
 	if (!r)
 		record_fail("port %u: a second channel took the flow of one still mapped",

@@ -24,7 +24,7 @@
 static void expect_geometry(int fd, uint32_t entries, uint32_t buf_size,
 			    const char *what)
 {
-	struct vj_ring_req r = vj_get_ring(fd);
+	struct vj_ring_req r = test_get_ring(fd);
 
 	CHECK(r.entries == entries && r.buf_size == buf_size &&
 	      !r.flags && !r.pad,
@@ -127,9 +127,9 @@ static int t_socket_userns(void)
 /* entries == 0 is refused with EINVAL and the geometry stays default. */
 static int t_ring_entries_zero(void)
 {
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_ERR(vj_set_ring(fd, 0, VJ_BUF_DEF_SIZE), EINVAL, "entries 0");
+	EXPECT_ERR(test_set_ring(fd, 0, VJ_BUF_DEF_SIZE), EINVAL, "entries 0");
 	expect_geometry(fd, VJ_RING_DEF_ENTRIES, VJ_BUF_DEF_SIZE,
 			"after a refused VJ_RING");
 	close(fd);
@@ -140,11 +140,11 @@ static int t_ring_entries_zero(void)
 static int t_ring_entries_not_pow2(void)
 {
 	static const uint32_t bad[] = { 3, 9, 100, 257, 32767, 24576 };
-	int fd = vj_socket();
+	int fd = test_socket();
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		EXPECT_ERR(vj_set_ring(fd, bad[i], VJ_BUF_DEF_SIZE), EINVAL,
+		EXPECT_ERR(test_set_ring(fd, bad[i], VJ_BUF_DEF_SIZE), EINVAL,
 			   "entries %u", bad[i]);
 	expect_geometry(fd, VJ_RING_DEF_ENTRIES, VJ_BUF_DEF_SIZE,
 			"after refused VJ_RING");
@@ -156,11 +156,11 @@ static int t_ring_entries_not_pow2(void)
 static int t_ring_entries_huge(void)
 {
 	static const uint32_t bad[] = { 65536, 1u << 20, 1u << 31, 0xffffffff };
-	int fd = vj_socket();
+	int fd = test_socket();
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		EXPECT_ERR(vj_set_ring(fd, bad[i], VJ_BUF_DEF_SIZE), EINVAL,
+		EXPECT_ERR(test_set_ring(fd, bad[i], VJ_BUF_DEF_SIZE), EINVAL,
 			   "entries %u", bad[i]);
 	close(fd);
 	return 0;
@@ -169,14 +169,14 @@ static int t_ring_entries_huge(void)
 /* The entries bounds are inclusive: 4 fails, 8 and 32768 are accepted. */
 static int t_ring_entries_bounds(void)
 {
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_ERR(vj_set_ring(fd, 4, VJ_BUF_DEF_SIZE), EINVAL, "entries 4");
-	EXPECT_ERR(vj_set_ring(fd, 1, VJ_BUF_DEF_SIZE), EINVAL, "entries 1");
-	EXPECT_OK(vj_set_ring(fd, VJ_RING_MIN_ENTRIES, VJ_BUF_DEF_SIZE),
+	EXPECT_ERR(test_set_ring(fd, 4, VJ_BUF_DEF_SIZE), EINVAL, "entries 4");
+	EXPECT_ERR(test_set_ring(fd, 1, VJ_BUF_DEF_SIZE), EINVAL, "entries 1");
+	EXPECT_OK(test_set_ring(fd, VJ_RING_MIN_ENTRIES, VJ_BUF_DEF_SIZE),
 		  "entries %u", VJ_RING_MIN_ENTRIES);
 	expect_geometry(fd, VJ_RING_MIN_ENTRIES, VJ_BUF_DEF_SIZE, "min");
-	EXPECT_OK(vj_set_ring(fd, VJ_RING_MAX_ENTRIES, VJ_BUF_DEF_SIZE),
+	EXPECT_OK(test_set_ring(fd, VJ_RING_MAX_ENTRIES, VJ_BUF_DEF_SIZE),
 		  "entries %u (set twice before the ring exists)",
 		  VJ_RING_MAX_ENTRIES);
 	expect_geometry(fd, VJ_RING_MAX_ENTRIES, VJ_BUF_DEF_SIZE, "max");
@@ -190,16 +190,16 @@ static int t_ring_bufsize_bad(void)
 	static const uint32_t bad[] = { 0, 1, 1024, 2047, 2049, 3000, 131072,
 					1u << 31 };
 	static const uint32_t good[] = { 2048, 4096, 65536 };
-	int fd = vj_socket();
+	int fd = test_socket();
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		EXPECT_ERR(vj_set_ring(fd, 8, bad[i]), EINVAL,
+		EXPECT_ERR(test_set_ring(fd, 8, bad[i]), EINVAL,
 			   "buf_size %u", bad[i]);
 	expect_geometry(fd, VJ_RING_DEF_ENTRIES, VJ_BUF_DEF_SIZE,
 			"after refused VJ_RING");
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		EXPECT_OK(vj_set_ring(fd, 8, good[i]), "buf_size %u", good[i]);
+		EXPECT_OK(test_set_ring(fd, 8, good[i]), "buf_size %u", good[i]);
 		expect_geometry(fd, 8, good[i], "accepted buf_size");
 	}
 	close(fd);
@@ -209,14 +209,14 @@ static int t_ring_bufsize_bad(void)
 /* Rings over 1 GiB in total are refused with EINVAL; 512 MiB is fine. */
 static int t_ring_total_limit(void)
 {
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_ERR(vj_set_ring(fd, 32768, 65536), EINVAL, "32768 x 64 KiB");
-	EXPECT_ERR(vj_set_ring(fd, 16384, 65536), EINVAL,
+	EXPECT_ERR(test_set_ring(fd, 32768, 65536), EINVAL, "32768 x 64 KiB");
+	EXPECT_ERR(test_set_ring(fd, 16384, 65536), EINVAL,
 		   "16384 x 64 KiB (1 GiB of buffers plus descriptors)");
-	EXPECT_ERR(vj_set_ring(fd, 32768, 32768), EINVAL,
+	EXPECT_ERR(test_set_ring(fd, 32768, 32768), EINVAL,
 		   "32768 x 32 KiB (1 GiB of buffers plus descriptors)");
-	EXPECT_OK(vj_set_ring(fd, 8192, 65536), "8192 x 64 KiB (512 MiB)");
+	EXPECT_OK(test_set_ring(fd, 8192, 65536), "8192 x 64 KiB (512 MiB)");
 	expect_geometry(fd, 8192, 65536, "512 MiB ring");
 	close(fd);
 	return 0;
@@ -226,7 +226,7 @@ static int t_ring_total_limit(void)
 static int t_ring_flags_unknown(void)
 {
 	struct vj_ring_req req = { .entries = 8, .buf_size = 2048 };
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	req.flags = 1;
 	EXPECT_ERR(setsockopt(fd, SOL_VJCHAN, VJ_RING, &req, sizeof(req)),
@@ -248,7 +248,7 @@ static int t_ring_flags_unknown(void)
 static int t_ring_optlen_short(void)
 {
 	struct vj_ring_req req = { .entries = 8, .buf_size = 2048 };
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	EXPECT_ERR(setsockopt(fd, SOL_VJCHAN, VJ_RING, &req, 0), EINVAL,
 		   "optlen 0");
@@ -267,7 +267,7 @@ static int t_ring_optlen_long_zero_tail(void)
 {
 	static uint8_t buf[4096];
 	struct vj_ring_req req = { .entries = 16, .buf_size = 4096 };
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	memcpy(buf, &req, sizeof(req));
 	EXPECT_OK(setsockopt(fd, SOL_VJCHAN, VJ_RING, buf, 32), "optlen 32");
@@ -286,7 +286,7 @@ static int t_ring_optlen_long_nonzero_tail(void)
 {
 	static uint8_t buf[4096];
 	struct vj_ring_req req = { .entries = 16, .buf_size = 4096 };
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	memcpy(buf, &req, sizeof(req));
 	buf[sizeof(req)] = 1;
@@ -306,20 +306,20 @@ static int t_ring_optlen_long_nonzero_tail(void)
 static int t_ring_set_after_bind(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_OK(vj_set_ring(fd, 16, 2048), "VJ_RING 16");
-	EXPECT_OK(vj_bind(fd, &f), "bind");
-	EXPECT_ERR(vj_set_ring(fd, 32, 2048), EBUSY, "VJ_RING after bind");
-	EXPECT_ERR(vj_set_ring(fd, 16, 2048), EBUSY,
+	EXPECT_OK(test_set_ring(fd, 16, 2048), "VJ_RING 16");
+	EXPECT_OK(test_bind(fd, &f), "bind");
+	EXPECT_ERR(test_set_ring(fd, 32, 2048), EBUSY, "VJ_RING after bind");
+	EXPECT_ERR(test_set_ring(fd, 16, 2048), EBUSY,
 		   "identical VJ_RING after bind");
 	expect_geometry(fd, 16, 2048, "after EBUSY");
 	close(fd);
 
 	/* bind() with no VJ_RING creates the default ring. */
-	fd = vj_socket();
-	EXPECT_OK(vj_bind(fd, &f), "bind with the default geometry");
-	EXPECT_ERR(vj_set_ring(fd, 16, 2048), EBUSY, "VJ_RING after bind");
+	fd = test_socket();
+	EXPECT_OK(test_bind(fd, &f), "bind with the default geometry");
+	EXPECT_ERR(test_set_ring(fd, 16, 2048), EBUSY, "VJ_RING after bind");
 	expect_geometry(fd, VJ_RING_DEF_ENTRIES, VJ_BUF_DEF_SIZE, "default");
 	close(fd);
 	return 0;
@@ -328,14 +328,14 @@ static int t_ring_set_after_bind(void)
 /* mmap() of an unbound socket creates the ring too: VJ_RING then EBUSY. */
 static int t_ring_set_after_mmap(void)
 {
-	struct vj_chan c;
+	struct test_chan c;
 
-	chan_init(&c, vj_socket());
-	EXPECT_OK(vj_set_ring(c.fd, 8, 2048), "VJ_RING 8");
+	chan_init(&c, test_socket());
+	EXPECT_OK(test_set_ring(c.fd, 8, 2048), "VJ_RING 8");
 	chan_map(&c);
-	EXPECT_ERR(vj_set_ring(c.fd, 16, 2048), EBUSY, "VJ_RING after mmap");
+	EXPECT_ERR(test_set_ring(c.fd, 16, 2048), EBUSY, "VJ_RING after mmap");
 	chan_unmap(&c);
-	EXPECT_ERR(vj_set_ring(c.fd, 16, 2048), EBUSY,
+	EXPECT_ERR(test_set_ring(c.fd, 16, 2048), EBUSY,
 		   "VJ_RING after munmap (the ring still exists)");
 	expect_geometry(c.fd, 8, 2048, "after EBUSY");
 	chan_close(&c);
@@ -381,7 +381,7 @@ static void getopt_short(int fd, int opt, socklen_t least, socklen_t size,
 /* getsockopt needs optlen >= the struct; it copies and reports exactly it. */
 static int t_getsockopt_short(void)
 {
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	getopt_short(fd, VJ_RING, sizeof(struct vj_ring_req),
 		     sizeof(struct vj_ring_req), "VJ_RING");
@@ -430,17 +430,17 @@ static void check_layout(const struct vj_mmap_offsets *o, uint32_t entries,
 static int t_getsockopt_defaults(void)
 {
 	struct vj_statistics zero, s;
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	expect_geometry(fd, VJ_RING_DEF_ENTRIES, VJ_BUF_DEF_SIZE, "fresh");
-	struct vj_mmap_offsets o = vj_get_offsets(fd);
+	struct vj_mmap_offsets o = test_get_offsets(fd);
 
 	check_layout(&o, VJ_RING_DEF_ENTRIES, VJ_BUF_DEF_SIZE);
 	memset(&zero, 0, sizeof(zero));
-	s = vj_get_stats(fd);
+	s = test_get_stats(fd);
 	CHECK(!memcmp(&s, &zero, sizeof(s)), "fresh socket has statistics");
-	EXPECT_OK(vj_set_ring(fd, 16, 4096), "VJ_RING 16/4096");
-	o = vj_get_offsets(fd);
+	EXPECT_OK(test_set_ring(fd, 16, 4096), "VJ_RING 16/4096");
+	o = test_get_offsets(fd);
 	check_layout(&o, 16, 4096);
 	close(fd);
 	return 0;
@@ -456,12 +456,12 @@ static int t_mmap_offsets_layout(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(geo) / sizeof(geo[0]); i++) {
-		int fd = vj_socket();
+		int fd = test_socket();
 		struct vj_mmap_offsets o;
 
-		EXPECT_OK(vj_set_ring(fd, geo[i][0], geo[i][1]), "VJ_RING %u/%u",
+		EXPECT_OK(test_set_ring(fd, geo[i][0], geo[i][1]), "VJ_RING %u/%u",
 			  geo[i][0], geo[i][1]);
-		o = vj_get_offsets(fd);
+		o = test_get_offsets(fd);
 		check_layout(&o, geo[i][0], geo[i][1]);
 		close(fd);
 	}
@@ -474,7 +474,7 @@ static int t_unknown_opt(void)
 	struct vj_ring_req req = { .entries = 8, .buf_size = 2048 };
 	uint8_t buf[128] = { 0 };
 	socklen_t len = sizeof(buf);
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	EXPECT_ERR(setsockopt(fd, SOL_VJCHAN, 99, buf, sizeof(buf)),
 		   ENOPROTOOPT, "setsockopt optname 99");
@@ -504,7 +504,7 @@ static int t_unknown_opt(void)
 /* SOL_SOCKET options keep working and describe the socket. */
 static int t_sol_socket(void)
 {
-	int fd = vj_socket(), v;
+	int fd = test_socket(), v;
 	socklen_t len = sizeof(v);
 
 	EXPECT_OK(getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &len), "SO_TYPE");

@@ -49,7 +49,7 @@ static void expect_unbound_and_bindable(int fd, uint16_t dport)
 		  "getsockname");
 	CHECK(!memcmp(&sa.svj_flow, &zero, sizeof(zero)),
 	      "failed bind left a flow behind");
-	EXPECT_OK(vj_bind(fd, &f), "bind after a failed bind");
+	EXPECT_OK(test_bind(fd, &f), "bind after a failed bind");
 }
 
 /* addr_len below sizeof(struct sockaddr_vj) is refused with EINVAL. */
@@ -58,7 +58,7 @@ static int t_bind_short(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct sockaddr_vj sa = sa_of(&f);
 	static const socklen_t lens[] = { 0, 2, 4, 8, sizeof(sa) - 1 };
-	int fd = vj_socket();
+	int fd = test_socket();
 	size_t i;
 
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
@@ -79,7 +79,7 @@ static int t_bind_long_zero_tail(void)
 	} big;
 	struct sockaddr_vj got;
 	socklen_t len = sizeof(got);
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	memset(&big, 0, sizeof(big));
 	big.sa = sa_of(&f);
@@ -101,7 +101,7 @@ static int t_bind_long_nonzero_tail(void)
 		struct sockaddr_vj sa;
 		uint8_t tail[64];
 	} big;
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	memset(&big, 0, sizeof(big));
 	big.sa = sa_of(&f);
@@ -123,7 +123,7 @@ static int t_bind_bad_family(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct sockaddr_vj sa = sa_of(&f);
 	static const uint16_t fams[] = { 0, AF_INET, AF_INET6, AF_PACKET };
-	int fd = vj_socket();
+	int fd = test_socket();
 	size_t i;
 
 	for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
@@ -144,7 +144,7 @@ static int t_bind_flags(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct sockaddr_vj sa = sa_of(&f);
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	sa.svj_flags = VJ_BIND_FW_SANCTIONED | VJ_BIND_F_TRANSIT;
 	EXPECT_ERR(bind_sa(fd, &sa, sizeof(sa)), EINVAL, "sanctioned transit");
@@ -170,7 +170,7 @@ static int t_bind_direct_errors(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct sockaddr_vj sa;
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	f.ifindex = 1;
 	sa = sa_of(&f);
@@ -195,12 +195,12 @@ static int t_bind_flow_family(void)
 	static const uint16_t fams[] = { 0, AF_UNIX, AF_VJCHAN, AF_PACKET,
 					 0xffff };
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
-	int fd = vj_socket();
+	int fd = test_socket();
 	size_t i;
 
 	for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
 		f.family = fams[i];
-		EXPECT_ERR(vj_bind(fd, &f), EAFNOSUPPORT, "flow.family %u",
+		EXPECT_ERR(test_bind(fd, &f), EAFNOSUPPORT, "flow.family %u",
 			   fams[i]);
 	}
 	expect_unbound_and_bindable(fd, tport(1));
@@ -212,12 +212,12 @@ static int t_bind_flow_family(void)
 static int t_bind_flow_pad(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	f.pad = 1;
-	EXPECT_ERR(vj_bind(fd, &f), EINVAL, "flow.pad 1");
+	EXPECT_ERR(test_bind(fd, &f), EINVAL, "flow.pad 1");
 	f.pad = 0xff;
-	EXPECT_ERR(vj_bind(fd, &f), EINVAL, "flow.pad 0xff");
+	EXPECT_ERR(test_bind(fd, &f), EINVAL, "flow.pad 0xff");
 	expect_unbound_and_bindable(fd, tport(1));
 	close(fd);
 	return 0;
@@ -226,17 +226,17 @@ static int t_bind_flow_pad(void)
 /* AF_INET flows must have bytes 4..15 of both addresses zero. */
 static int t_bind_v4_high_bytes(void)
 {
-	int fd = vj_socket(), i;
+	int fd = test_socket(), i;
 
 	for (i = 4; i < 16; i++) {
 		struct vj_flow f = flow4(IPPROTO_UDP, "127.0.0.1", 0,
 					 "127.0.0.1", tport(0), 0);
 
 		f.saddr.bytes[i] = 1;
-		EXPECT_ERR(vj_bind(fd, &f), EINVAL, "saddr byte %d set", i);
+		EXPECT_ERR(test_bind(fd, &f), EINVAL, "saddr byte %d set", i);
 		f.saddr.bytes[i] = 0;
 		f.daddr.bytes[i] = 0x80;
-		EXPECT_ERR(vj_bind(fd, &f), EINVAL, "daddr byte %d set", i);
+		EXPECT_ERR(test_bind(fd, &f), EINVAL, "daddr byte %d set", i);
 	}
 	expect_unbound_and_bindable(fd, tport(1));
 	close(fd);
@@ -258,7 +258,7 @@ static void no_dev_netns(void *arg)
 	int fd;
 
 	netns_new();
-	fd = vj_socket();
+	fd = test_socket();
 	/*
 	 * A device of the net ns we came from that the new one has no
 	 * device at: a new net ns has lo and, when they are built in, the
@@ -270,11 +270,11 @@ static void no_dev_netns(void *arg)
 		if (!if_indextoname(a->ifindex[i], name))
 			f.ifindex = a->ifindex[i];
 	CHECK(f.ifindex, "every device index of the test's net ns exists in a new one");
-	EXPECT_ERR(vj_bind(fd, &f), ENODEV,
+	EXPECT_ERR(test_bind(fd, &f), ENODEV,
 		   "ifindex %u: a device in the first net ns, none in the new one",
 		   f.ifindex);
 	f.ifindex = 1;
-	EXPECT_OK(vj_bind(fd, &f), "ifindex 1 (lo) in a new net ns");
+	EXPECT_OK(test_bind(fd, &f), "ifindex 1 (lo) in a new net ns");
 	close(fd);
 }
 
@@ -284,16 +284,16 @@ static int t_bind_no_dev(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct if_nameindex *ifs = if_nameindex(), *p;
 	struct no_dev_arg arg = { .port = tport(2) };
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	CHECK(ifs, "if_nameindex: %s", strerror(errno));
 	for (p = ifs; p->if_index && arg.n < 64; p++)
 		arg.ifindex[arg.n++] = p->if_index;
 	if_freenameindex(ifs);
 	f.ifindex = 0x7ffffff0;
-	EXPECT_ERR(vj_bind(fd, &f), ENODEV, "ifindex 0x7ffffff0");
+	EXPECT_ERR(test_bind(fd, &f), ENODEV, "ifindex 0x7ffffff0");
 	f.ifindex = 0xffffffff;
-	EXPECT_ERR(vj_bind(fd, &f), ENODEV, "ifindex 0xffffffff");
+	EXPECT_ERR(test_bind(fd, &f), ENODEV, "ifindex 0xffffffff");
 	expect_unbound_and_bindable(fd, tport(1));
 	close(fd);
 	in_child(no_dev_netns, &arg);
@@ -307,11 +307,11 @@ static int t_bind_twice(void)
 	struct vj_flow b = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(1), 0);
 	struct sockaddr_vj got;
 	socklen_t len = sizeof(got);
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_OK(vj_bind(fd, &a), "first bind");
-	EXPECT_ERR(vj_bind(fd, &b), EINVAL, "second bind, other flow");
-	EXPECT_ERR(vj_bind(fd, &a), EINVAL, "second bind, same flow");
+	EXPECT_OK(test_bind(fd, &a), "first bind");
+	EXPECT_ERR(test_bind(fd, &b), EINVAL, "second bind, other flow");
+	EXPECT_ERR(test_bind(fd, &a), EINVAL, "second bind, same flow");
 	EXPECT_OK(getsockname(fd, (struct sockaddr *)&got, &len),
 		  "getsockname");
 	CHECK(!memcmp(&got.svj_flow, &a, sizeof(a)),
@@ -326,8 +326,8 @@ static void same_flow_netns(void *arg)
 	int fd;
 
 	netns_new();
-	fd = vj_socket();
-	EXPECT_OK(vj_bind(fd, f), "same flow in another net ns");
+	fd = test_socket();
+	EXPECT_OK(test_bind(fd, f), "same flow in another net ns");
 	close(fd);
 }
 
@@ -342,18 +342,18 @@ static int t_bind_same_flow(void)
 				 "127.0.0.1", tport(0), 0);
 	struct vj_flow g = f, h6 = flow6(0, NULL, 0, NULL, tport(0), 0);
 	struct vj_flow h4 = flow4(0, NULL, 0, NULL, tport(0), 0);
-	int a = vj_socket(), b = vj_socket(), c = vj_socket();
-	int d = vj_socket(), e = vj_socket();
+	int a = test_socket(), b = test_socket(), c = test_socket();
+	int d = test_socket(), e = test_socket();
 
-	EXPECT_OK(vj_bind(a, &f), "first bind");
-	EXPECT_ERR(vj_bind(b, &f), EADDRINUSE, "same flow, second socket");
+	EXPECT_OK(test_bind(a, &f), "first bind");
+	EXPECT_ERR(test_bind(b, &f), EADDRINUSE, "same flow, second socket");
 	g.ifindex = 1;
-	EXPECT_OK(vj_bind(b, &g), "flow differing in ifindex");
-	EXPECT_OK(vj_bind(d, &h4), "v4 {dport}");
-	EXPECT_OK(vj_bind(e, &h6), "v6 {dport} beside v4 {dport}");
+	EXPECT_OK(test_bind(b, &g), "flow differing in ifindex");
+	EXPECT_OK(test_bind(d, &h4), "v4 {dport}");
+	EXPECT_OK(test_bind(e, &h6), "v6 {dport} beside v4 {dport}");
 	in_child(same_flow_netns, &f);
 	close(a);
-	EXPECT_OK(vj_bind(c, &f), "same flow after the first closed");
+	EXPECT_OK(test_bind(c, &f), "same flow after the first closed");
 	close(b);
 	close(c);
 	close(d);
@@ -368,7 +368,7 @@ static int t_getsockname_unbound(void)
 	struct vj_flow zero;
 	socklen_t len = sizeof(sa) + 16;
 	uint8_t buf[sizeof(sa) + 16];
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	memset(buf, 0xa5, sizeof(buf));
 	memset(&zero, 0, sizeof(zero));
@@ -388,15 +388,15 @@ static void name_roundtrip(const struct vj_flow *f, const char *what)
 {
 	struct sockaddr_vj sa;
 	socklen_t len = sizeof(sa);
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_OK(vj_bind(fd, f), "bind %s", what);
+	EXPECT_OK(test_bind(fd, f), "bind %s", what);
 	EXPECT_OK(getsockname(fd, (struct sockaddr *)&sa, &len),
 		  "getsockname %s", what);
 	CHECK(len == sizeof(sa), "%s: addr_len %u", what, len);
-	CHECK(sa.svj_family == AF_VJCHAN && sa.svj_flags == vj_bind_flags,
+	CHECK(sa.svj_family == AF_VJCHAN && sa.svj_flags == test_bind_flags,
 	      "%s: family %u flags %u, want %u", what, sa.svj_family,
-	      sa.svj_flags, vj_bind_flags);
+	      sa.svj_flags, test_bind_flags);
 	CHECK(!memcmp(&sa.svj_flow, f, sizeof(*f)),
 	      "%s: getsockname does not return the bound flow", what);
 	close(fd);
@@ -424,7 +424,7 @@ static int t_recvmsg_eopnotsupp(void)
 	char buf[64];
 	struct iovec iov = { buf, sizeof(buf) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	int fd = vj_socket(), pass;
+	int fd = test_socket(), pass;
 
 	for (pass = 0; pass < 2; pass++) {
 		const char *st = pass ? "bound" : "unbound";
@@ -436,7 +436,7 @@ static int t_recvmsg_eopnotsupp(void)
 		EXPECT_ERR(read(fd, buf, sizeof(buf)), EOPNOTSUPP,
 			   "read (%s)", st);
 		if (!pass)
-			EXPECT_OK(vj_bind(fd, &f), "bind");
+			EXPECT_OK(test_bind(fd, &f), "bind");
 	}
 	close(fd);
 	return 0;
@@ -450,7 +450,7 @@ static int t_sendmsg_eopnotsupp(void)
 	char buf[64] = { 0 };
 	struct iovec iov = { buf, sizeof(buf) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	int fd = vj_socket(), pass;
+	int fd = test_socket(), pass;
 
 	for (pass = 0; pass < 2; pass++) {
 		const char *st = pass ? "bound" : "unbound";
@@ -465,7 +465,7 @@ static int t_sendmsg_eopnotsupp(void)
 		EXPECT_ERR(write(fd, buf, sizeof(buf)), EOPNOTSUPP,
 			   "write (%s)", st);
 		if (!pass)
-			EXPECT_OK(vj_bind(fd, &f), "bind");
+			EXPECT_OK(test_bind(fd, &f), "bind");
 	}
 	close(fd);
 	return 0;
@@ -477,7 +477,7 @@ static int t_other_ops_eopnotsupp(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct sockaddr_vj sa = sa_of(&f);
 	socklen_t len = sizeof(sa);
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	EXPECT_ERR(getpeername(fd, (struct sockaddr *)&sa, &len), EOPNOTSUPP,
 		   "getpeername");
@@ -486,7 +486,7 @@ static int t_other_ops_eopnotsupp(void)
 	EXPECT_ERR(listen(fd, 1), EOPNOTSUPP, "listen");
 	EXPECT_ERR(accept(fd, NULL, NULL), EOPNOTSUPP, "accept");
 	EXPECT_ERR(shutdown(fd, SHUT_RDWR), EOPNOTSUPP, "shutdown");
-	EXPECT_OK(vj_bind(fd, &f), "bind after the refused operations");
+	EXPECT_OK(test_bind(fd, &f), "bind after the refused operations");
 	len = sizeof(sa);
 	EXPECT_ERR(getpeername(fd, (struct sockaddr *)&sa, &len), EOPNOTSUPP,
 		   "getpeername (bound)");

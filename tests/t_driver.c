@@ -17,7 +17,7 @@
 
 #include "harness.h"
 
-static struct vj_pkt pkt;
+static struct test_pkt pkt;
 
 static void vjt_mac(uint8_t mac[6])
 {
@@ -50,7 +50,7 @@ static void inject(const char *fmt, ...)
 }
 
 /* Receives n driver frames with sequence numbers first.. in order. */
-static void expect_driver_frames(struct vj_chan *c, int vjt, int family,
+static void expect_driver_frames(struct test_chan *c, int vjt, int family,
 				 uint16_t dport, uint32_t first, int n,
 				 uint32_t len, uint64_t t0)
 {
@@ -106,7 +106,7 @@ static int t_driver_api(void)
 				  0);
 	long long rx0 = pool_get("driver_rx"), cl0 = pool_get("driver_claimed");
 	struct vj_statistics s;
-	struct vj_chan c, c6;
+	struct test_chan c, c6;
 	uint64_t t0;
 
 	chan_open(&c, &f, 64, 2048);
@@ -114,7 +114,7 @@ static int t_driver_api(void)
 	inject("count=10 saddr=%s daddr=%s sport=1000 dport=%u len=64 "
 	       "batch=1 seq=0", VJT_PEER4, VJT_LOCAL4, tport(0));
 	expect_driver_frames(&c, vjt, AF_INET, tport(0), 0, 10, 64, t0);
-	s = vj_get_stats(c.fd);
+	s = test_get_stats(c.fd);
 	CHECK(s.rx_packets == 10 && s.rx_driver == 10 && !s.rx_ring_full,
 	      "rx_packets %llu rx_driver %llu rx_ring_full %llu, want 10 10 0",
 	      (unsigned long long)s.rx_packets,
@@ -129,7 +129,7 @@ static int t_driver_api(void)
 	inject("count=16 saddr=%s daddr=%s sport=1000 dport=%u len=200 "
 	       "batch=8 seq=100", VJT_PEER4, VJT_LOCAL4, tport(0));
 	expect_driver_frames(&c, vjt, AF_INET, tport(0), 100, 16, 200, t0);
-	s = vj_get_stats(c.fd);
+	s = test_get_stats(c.fd);
 	CHECK(s.rx_packets == 26 && s.rx_driver == 26,
 	      "after the batch: rx_packets %llu rx_driver %llu, want 26",
 	      (unsigned long long)s.rx_packets,
@@ -141,8 +141,8 @@ static int t_driver_api(void)
 	inject("count=5 saddr=%s daddr=%s sport=1000 dport=%u len=100 "
 	       "batch=1 seq=7", VJT_PEER6, VJT_LOCAL6, tport(1));
 	expect_driver_frames(&c6, vjt, AF_INET6, tport(1), 7, 5, 100, t0);
-	CHECK(vj_get_stats(c6.fd).rx_driver == 5, "v6 rx_driver %llu",
-	      (unsigned long long)vj_get_stats(c6.fd).rx_driver);
+	CHECK(test_get_stats(c6.fd).rx_driver == 5, "v6 rx_driver %llu",
+	      (unsigned long long)test_get_stats(c6.fd).rx_driver);
 	chan_close(&c);
 	chan_close(&c6);
 	CHECK(pool_settled(3000), "pool_free %lld of %lld after closing",
@@ -163,7 +163,7 @@ static int t_driver_ring_full(void)
 	long long dr0 = pool_get("driver_dropped");
 	struct pollfd pfd = { .events = POLLIN };
 	struct vj_statistics s;
-	struct vj_chan c;
+	struct test_chan c;
 	int i;
 
 	chan_open(&c, &f, 8, 2048);
@@ -173,7 +173,7 @@ static int t_driver_ring_full(void)
 	CHECK(WAIT_FOR((poll(&pfd, 1, 0), vj_stat_total(c.fd) == 20), 3000),
 	      "only %llu of 20 frames accounted while polling",
 	      (unsigned long long)vj_stat_total(c.fd));
-	s = vj_get_stats(c.fd);
+	s = test_get_stats(c.fd);
 	CHECK(s.rx_packets == 8 && s.rx_ring_full == 12 && s.rx_driver == 8,
 	      "rx_packets %llu rx_ring_full %llu rx_driver %llu, want 8 12 8",
 	      (unsigned long long)s.rx_packets,
@@ -276,7 +276,7 @@ static int t_driver_pool_exhaust(void)
 	struct pollfd pfd = { .events = POLLIN };
 	long long nbuf, inj0, inj, empty0;
 	uint64_t end;
-	struct vj_chan c;
+	struct test_chan c;
 	uint32_t seq;
 	int r, w;
 
@@ -331,7 +331,7 @@ static int t_driver_mixed_order(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct pollfd pfd = { .events = POLLIN };
-	struct vj_chan c;
+	struct test_chan c;
 	uint32_t i, prod;
 
 	vjt_ifindex();
@@ -387,7 +387,7 @@ static int t_driver_edge_lengths(void)
 					 tport(0), 0);
 		struct vj_flow f6 = flow6(IPPROTO_UDP, NULL, 0, VJT_LOCAL6,
 					  tport(0), 0);
-		struct vj_chan c, c6;
+		struct test_chan c, c6;
 
 		chan_open(&c, &f, 16, bs);
 		chan_open(&c6, &f6, 16, bs);
@@ -428,7 +428,7 @@ static int inject_n(long long n, uint16_t port, uint32_t seq0)
 }
 
 /* Reads @n frames with sequence numbers @seq0... from @c. */
-static int drain_seq(struct vj_chan *c, long long n, uint32_t seq0)
+static int drain_seq(struct test_chan *c, long long n, uint32_t seq0)
 {
 	long long i;
 
@@ -460,7 +460,7 @@ static int t_driver_pool_capacity(void)
 {
 	long long nbuf = pool_get("pool_buffers"), cap, capped0;
 	uint32_t entries = VJ_RING_MIN_ENTRIES;
-	struct vj_chan c[CAP_CHANNELS];
+	struct test_chan c[CAP_CHANNELS];
 	int round, j, r;
 
 	vjt_ifindex();
@@ -519,7 +519,7 @@ static int t_driver_gbuf_cap(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4, tport(0),
 				 0);
 	struct vj_statistics st0, st;
-	struct vj_chan c;
+	struct test_chan c;
 	int r;
 
 	vjt_ifindex();
@@ -529,10 +529,10 @@ static int t_driver_gbuf_cap(void)
 	CHECK(pool_settled(3000), "pool_free %lld of %lld at the start",
 	      pool_get("pool_free"), nbuf);
 	chan_open(&c, &f, entries, 2048);
-	st0 = vj_get_stats(c.fd);
+	st0 = test_get_stats(c.fd);
 	r = inject_n(nbuf, tport(0), 0);
 	CHECK(!r, "injecting %lld frames: %s", nbuf, errname(-r));
-	st = vj_get_stats(c.fd);
+	st = test_get_stats(c.fd);
 	CHECK(st.rx_packets - st0.rx_packets == (uint64_t)cap &&
 	      st.rx_ring_full - st0.rx_ring_full == (uint64_t)(nbuf - cap),
 	      "rx_packets +%llu, rx_ring_full +%llu; want +%lld, +%lld",

@@ -37,10 +37,10 @@ static struct vj_desc lo_one(uint16_t mode, uint16_t port,
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", port, 0);
 	struct sockaddr_vj sa;
 	socklen_t len = sizeof(sa);
-	struct vj_pkt pkt;
-	struct vj_chan c;
+	struct test_pkt pkt;
+	struct test_chan c;
 
-	vj_bind_flags = mode;
+	test_bind_flags = mode;
 	chan_open(&c, &f, 8, 2048);
 	EXPECT_OK(getsockname(c.fd, (struct sockaddr *)&sa, &len),
 		  "getsockname");
@@ -49,7 +49,7 @@ static struct vj_desc lo_one(uint16_t mode, uint16_t port,
 	udp_send("127.0.0.1", 1000, "127.0.0.1", port, 7, 32);
 	CHECK(chan_recv(&c, &pkt, 3000), "the datagram did not arrive");
 	chan_expect_empty(&c, "after one datagram");
-	*st = vj_get_stats(c.fd);
+	*st = test_get_stats(c.fd);
 	chan_close(&c);
 	return pkt.d;
 }
@@ -109,12 +109,12 @@ static int t_fw_driver_defers(void)
 	long long cl0 = pool_get("driver_claimed");
 	long long st0 = pool_get("default_to_stack");
 	struct vj_statistics st;
-	struct vj_pkt pkt;
-	struct vj_chan c;
+	struct test_pkt pkt;
+	struct test_chan c;
 	int r;
 
 	vjt_ifindex();
-	vj_bind_flags = VJ_BIND_FW_FILTERED;
+	test_bind_flags = VJ_BIND_FW_FILTERED;
 	chan_open(&c, &f, 8, 2048);
 	r = vjt_inject("count=1 saddr=%s daddr=%s sport=1000 dport=%u len=64 "
 		       "seq=3", VJT_PEER4, VJT_LOCAL4, tport(0));
@@ -122,7 +122,7 @@ static int t_fw_driver_defers(void)
 	CHECK(chan_recv(&c, &pkt, 3000), "the frame did not arrive");
 	CHECK((pkt.d.flags & PATH_BITS) == VJ_DESC_F_FILTERED,
 	      "desc flags %#x, want VJ_DESC_F_FILTERED", pkt.d.flags);
-	st = vj_get_stats(c.fd);
+	st = test_get_stats(c.fd);
 	CHECK(st.rx_filtered == 1 && !st.rx_driver, "filtered %llu driver %llu",
 	      (unsigned long long)st.rx_filtered,
 	      (unsigned long long)st.rx_driver);
@@ -142,12 +142,12 @@ static int t_fw_not_local(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	long long nl0 = pool_get("not_local");
-	struct vj_pkt pkt;
-	struct vj_chan c;
+	struct test_pkt pkt;
+	struct test_chan c;
 	int r;
 
 	vjt_ifindex();
-	vj_bind_flags = VJ_BIND_FW_BYPASS;
+	test_bind_flags = VJ_BIND_FW_BYPASS;
 	chan_open(&c, &f, 8, 2048);
 	r = vjt_inject("count=1 saddr=%s daddr=198.51.100.77 sport=1000 "
 		       "dport=%u len=64 seq=1", VJT_PEER4, tport(0));
@@ -157,7 +157,7 @@ static int t_fw_not_local(void)
 	CHECK(!chan_recv(&c, &pkt, 300), "a transit frame reached the channel");
 	chan_close(&c);
 
-	vj_bind_flags = VJ_BIND_FW_BYPASS | VJ_BIND_F_TRANSIT;
+	test_bind_flags = VJ_BIND_FW_BYPASS | VJ_BIND_F_TRANSIT;
 	chan_open(&c, &f, 8, 2048);
 	r = vjt_inject("count=1 saddr=%s daddr=198.51.100.77 sport=1000 "
 		       "dport=%u len=64 seq=2", VJT_PEER4, tport(0));
@@ -176,7 +176,7 @@ static void no_net_admin(void *arg)
 
 	(void)arg;
 	caps_drop(&cap, 1);
-	fd = vj_socket();	/* CAP_NET_RAW is enough to open one */
+	fd = test_socket();	/* CAP_NET_RAW is enough to open one */
 	EXPECT_ERR(bind_flags(fd, &f, VJ_BIND_FW_FILTERED), EPERM,
 		   "filtered bind without CAP_NET_ADMIN");
 	EXPECT_ERR(bind_flags(fd, &f, VJ_BIND_FW_BYPASS), EPERM,
@@ -193,7 +193,7 @@ static int t_fw_priv_net_admin(void)
 	int fd;
 
 	in_child(no_net_admin, NULL);
-	fd = vj_socket();
+	fd = test_socket();
 	EXPECT_OK(bind_flags(fd, &f, VJ_BIND_FW_FILTERED),
 		  "the same bind with CAP_NET_ADMIN");
 	close(fd);
@@ -226,7 +226,7 @@ static void open_dropped(void *arg)
 	struct cmsghdr *cm;
 
 	caps_drop(&cap, 1);
-	fd = vj_socket();
+	fd = test_socket();
 	memset(&u, 0, sizeof(u));
 	cm = CMSG_FIRSTHDR(&mh);
 	cm->cmsg_level = SOL_SOCKET;
@@ -266,7 +266,7 @@ static int recv_fd(int s)
 static int t_fw_priv_both(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(1), 0);
-	int fd = vj_socket(), sv[2], got;
+	int fd = test_socket(), sv[2], got;
 
 	in_child(bind_dropped, &fd);
 	close(fd);
@@ -291,7 +291,7 @@ static void userns_own_netns(void *arg)
 		skip("unshare(CLONE_NEWUSER | CLONE_NEWNET): %s",
 		     errname(errno));
 	if_up("lo");
-	fd = vj_socket();
+	fd = test_socket();
 	EXPECT_OK(bind_flags(fd, &f, VJ_BIND_FW_BYPASS),
 		  "bypass bind in a netns owned by our user namespace");
 	close(fd);
@@ -317,7 +317,7 @@ static void userns_init_netns(void *arg)
  */
 static int t_fw_priv_userns(void)
 {
-	int fd = vj_socket();
+	int fd = test_socket();
 
 	in_child(userns_own_netns, NULL);
 	in_child(userns_init_netns, &fd);
@@ -377,15 +377,15 @@ static void csum_mode(uint16_t mode, uint16_t port)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", port, 0);
 	struct vj_statistics st;
 	struct pkt_info pi;
-	struct vj_pkt pkt;
-	struct vj_chan c;
+	struct test_pkt pkt;
+	struct test_chan c;
 	uint32_t seq;
 
-	vj_bind_flags = mode;
+	test_bind_flags = mode;
 	chan_open(&c, &f, 8, 2048);
 
 	raw_udp4(port, 1, CSUM_WRONG);
-	CHECK(WAIT_FOR(vj_get_stats(c.fd).rx_csum_bad == 1, 3000),
+	CHECK(WAIT_FOR(test_get_stats(c.fd).rx_csum_bad == 1, 3000),
 	      "mode %u: a wrong checksum was not counted", mode);
 	chan_expect_empty(&c, "a datagram with a wrong checksum was delivered");
 
@@ -409,7 +409,7 @@ static void csum_mode(uint16_t mode, uint16_t port)
 	CHECK(pkt.d.flags & VJ_DESC_F_CSUM_OK, "mode %u: flags %#x", mode,
 	      pkt.d.flags);
 
-	st = vj_get_stats(c.fd);
+	st = test_get_stats(c.fd);
 	CHECK(st.rx_packets == 3 && st.rx_csum_bad == 1 && !st.rx_ring_full,
 	      "mode %u: rx_packets %llu csum_bad %llu ring_full %llu", mode,
 	      (unsigned long long)st.rx_packets,

@@ -20,10 +20,10 @@
 
 #include "harness.h"
 
-static struct vj_pkt pkt;
+static struct test_pkt pkt;
 
 struct rig {
-	struct vj_chan c;
+	struct test_chan c;
 	struct udp_tx tx;
 	uint32_t seq;
 };
@@ -60,7 +60,7 @@ static void rig_send(struct rig *r, int n)
 static struct vj_statistics rig_expect(struct rig *r, uint64_t pkts,
 				       uint64_t full, const char *what)
 {
-	struct vj_statistics s = vj_get_stats(r->c.fd);
+	struct vj_statistics s = test_get_stats(r->c.fd);
 
 	CHECK(s.rx_packets == pkts && s.rx_ring_full == full,
 	      "%s: rx_packets %llu rx_ring_full %llu, want %llu %llu", what,
@@ -266,7 +266,7 @@ static int t_desc_scribble(void)
 
 struct scribbler {
 	pthread_t th;
-	struct vj_chan *c;
+	struct test_chan *c;
 	_Atomic int stop;
 	unsigned long writes;
 };
@@ -357,8 +357,8 @@ static int t_scribble_thread(void)
 		CHECK(seq == got_b, "channel B: seq %u, want %u", seq, got_b);
 		got_b++;
 	}
-	CHECK(!vj_get_stats(b.c.fd).rx_ring_full &&
-	      !vj_get_stats(b.c.fd).rx_invalid_cons,
+	CHECK(!test_get_stats(b.c.fd).rx_ring_full &&
+	      !test_get_stats(b.c.fd).rx_invalid_cons,
 	      "channel B lost packets or saw invalid consumers");
 	CHECK(vj_wait_total(a.c.fd, sent_a, 3000),
 	      "channel A accounts %llu of %u", (unsigned long long)
@@ -366,18 +366,18 @@ static int t_scribble_thread(void)
 	CHECK(vj_stat_total(a.c.fd) == sent_a, "channel A accounts %llu of %u",
 	      (unsigned long long)vj_stat_total(a.c.fd), sent_a);
 	diag("SCRIBBLE: %lu writes; A: %llu placed %llu full %llu invalid",
-	     sc.writes, (unsigned long long)vj_get_stats(a.c.fd).rx_packets,
-	     (unsigned long long)vj_get_stats(a.c.fd).rx_ring_full,
-	     (unsigned long long)vj_get_stats(a.c.fd).rx_invalid_cons);
+	     sc.writes, (unsigned long long)test_get_stats(a.c.fd).rx_packets,
+	     (unsigned long long)test_get_stats(a.c.fd).rx_ring_full,
+	     (unsigned long long)test_get_stats(a.c.fd).rx_invalid_cons);
 
 	/* The producer is rx_packets; consuming up to it is always valid. */
-	placed = vj_get_stats(a.c.fd).rx_packets;
+	placed = test_get_stats(a.c.fd).rx_packets;
 	prod = (uint32_t)placed;
 	set_cons(&a, prod);
 	rig_send(&a, 3);
-	CHECK(vj_get_stats(a.c.fd).rx_packets == placed + 3,
+	CHECK(test_get_stats(a.c.fd).rx_packets == placed + 3,
 	      "channel A did not recover: rx_packets %llu, want %llu",
-	      (unsigned long long)vj_get_stats(a.c.fd).rx_packets,
+	      (unsigned long long)test_get_stats(a.c.fd).rx_packets,
 	      (unsigned long long)placed + 3);
 	CHECK(chan_producer(&a.c) == prod + 3, "producer %u, want %u",
 	      chan_producer(&a.c), prod + 3);
@@ -388,7 +388,7 @@ static int t_scribble_thread(void)
 	return 0;
 }
 
-static void fork_child(struct vj_chan *c, int rd)
+static void fork_child(struct test_chan *c, int rd)
 {
 	char ch;
 	int i;
@@ -418,7 +418,7 @@ static int t_fork_with_mapping(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(0),
 				 0);
 	long long live0 = live_baseline();
-	struct vj_chan c;
+	struct test_chan c;
 	unsigned long ino;
 	int p[2], st, fd;
 	pid_t pid;
@@ -453,8 +453,8 @@ static int t_fork_with_mapping(void)
 	CHECK(WAIT_FOR(pool_get("channels_live") == live0, 3000),
 	      "channels_live %lld, want %lld", pool_get("channels_live"),
 	      live0);
-	fd = vj_socket();
-	EXPECT_OK(vj_bind(fd, &f), "rebinding the flow");
+	fd = test_socket();
+	EXPECT_OK(test_bind(fd, &f), "rebinding the flow");
 	close(fd);
 	return 0;
 }
@@ -488,7 +488,7 @@ static int t_munmap_while_rx(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(0),
 				 0);
 	struct blaster bl = { 0 };
-	struct vj_chan c;
+	struct test_chan c;
 	int i;
 
 	chan_open(&c, &f, 32, 2048);
@@ -523,7 +523,7 @@ static int t_mremap_munmap_partial(void)
 				 0);
 	long pg = sysconf(_SC_PAGESIZE);
 	struct blaster bl = { 0 };
-	struct vj_chan c;
+	struct test_chan c;
 	size_t size, off;
 	void *p;
 
@@ -551,9 +551,9 @@ static int t_mremap_munmap_partial(void)
 	tx_close(&bl.tx);
 	/* A fresh mapping still shows the ring. */
 	chan_map(&c);
-	CHECK(chan_producer(&c) == (uint32_t)vj_get_stats(c.fd).rx_packets,
+	CHECK(chan_producer(&c) == (uint32_t)test_get_stats(c.fd).rx_packets,
 	      "remapped producer %u, rx_packets %llu", chan_producer(&c),
-	      (unsigned long long)vj_get_stats(c.fd).rx_packets);
+	      (unsigned long long)test_get_stats(c.fd).rx_packets);
 	chan_close(&c);
 	return 0;
 }
@@ -570,7 +570,7 @@ static int t_close_with_packets_in_flight(void)
 	long long pin0 = pool_get("bytes_pinned");
 	bool vjt = access("/sys/kernel/debug/vjtest/inject", W_OK) == 0;
 	struct blaster bl = { 0 };
-	struct vj_chan c;
+	struct test_chan c;
 	int i;
 
 	chan_open(&c, &f, 8, 2048);
@@ -630,7 +630,7 @@ static int t_close_mapped(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(0),
 				 0);
 	long long live0 = live_baseline();
-	struct vj_chan c;
+	struct test_chan c;
 	unsigned long ino;
 	char fl[20][64];
 	int fd;
@@ -652,8 +652,8 @@ static int t_close_mapped(void)
 	CHECK(WAIT_FOR(pool_get("channels_live") == live0, 3000),
 	      "channels_live %lld, want %lld after munmap",
 	      pool_get("channels_live"), live0);
-	fd = vj_socket();
-	EXPECT_OK(vj_bind(fd, &f), "rebinding the flow after munmap");
+	fd = test_socket();
+	EXPECT_OK(test_bind(fd, &f), "rebinding the flow after munmap");
 	close(fd);
 	return 0;
 }
@@ -666,7 +666,7 @@ static int t_close_mapped_still_receives(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(0),
 				 0);
-	struct vj_chan c;
+	struct test_chan c;
 
 	chan_open(&c, &f, 8, 2048);
 	close(c.fd);
@@ -693,7 +693,7 @@ static int t_teardown_loop(void)
 	int i;
 
 	for (i = 0; i < 200; i++) {
-		struct vj_chan c;
+		struct test_chan c;
 
 		step("iteration %d", i);
 		chan_open(&c, &f, 8, 2048);

@@ -22,7 +22,7 @@
 
 #include "harness.h"
 
-static struct vj_pkt pkt;
+static struct test_pkt pkt;
 
 struct poller {
 	pthread_t th;
@@ -62,7 +62,7 @@ static int so_error(int fd)
 static int t_dev_unregister_while_bound(void)
 {
 	long long live0 = live_baseline();
-	struct vj_chan c, o;
+	struct test_chan c, o;
 	struct poller p = { 0 };
 	unsigned int ifi;
 	uint64_t t0;
@@ -82,8 +82,8 @@ static int t_dev_unregister_while_bound(void)
 
 	chan_open(&c, &fc, 8, 2048);
 	chan_open(&o, &fo, 8, 2048);
-	u = vj_socket();
-	EXPECT_OK(vj_bind(u, &fu), "bind unmapped channel");
+	u = test_socket();
+	EXPECT_OK(test_bind(u, &fu), "bind unmapped channel");
 	CHECK(atomic_load(c.flags) == 0, "flags %#x before unregister",
 	      atomic_load(c.flags));
 
@@ -133,7 +133,7 @@ static int t_netns_delete_with_open_channel(void)
 	long long live0 = live_baseline();
 	struct pollfd pfd = { .events = POLLIN };
 	int self = netns_fd_self(), nsfd;
-	struct vj_chan c;
+	struct test_chan c;
 
 	sh("ip netns del vjt-del >/dev/null 2>&1");
 	if (sh("ip netns add vjt-del"))
@@ -146,7 +146,7 @@ static int t_netns_delete_with_open_channel(void)
 	EXPECT_OK(setns(self, CLONE_NEWNET), "setns back");
 	CHECK(!sh("ip netns del vjt-del"), "ip netns del failed");
 
-	vj_get_stats(c.fd);
+	test_get_stats(c.fd);
 	pfd.fd = c.fd;
 	CHECK(poll(&pfd, 1, 0) == 0, "poll on the deleted ns's channel");
 	EXPECT_OK(setns(nsfd, CLONE_NEWNET), "setns into the deleted ns");
@@ -155,7 +155,7 @@ static int t_netns_delete_with_open_channel(void)
 	CHECK(chan_recv(&c, &pkt, 3000),
 	      "no packet inside the deleted namespace");
 	close(nsfd);		/* now only the socket holds the namespace */
-	CHECK(vj_get_stats(c.fd).rx_packets == 1, "statistics");
+	CHECK(test_get_stats(c.fd).rx_packets == 1, "statistics");
 	chan_close(&c);
 	CHECK(WAIT_FOR(pool_get("channels_live") == live0, 5000),
 	      "channels_live %lld, want %lld", pool_get("channels_live"),
@@ -168,7 +168,7 @@ static void exit_with_mapping(void *arg)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 *(uint16_t *)arg, 0);
-	struct vj_chan c;
+	struct test_chan c;
 
 	netns_new();
 	chan_open(&c, &f, 8, 2048);
@@ -192,8 +192,8 @@ static void send_fd_out(void *arg)
 	int fd;
 
 	netns_new();
-	fd = vj_socket();
-	EXPECT_OK(vj_bind(fd, &f), "bind in the child ns");
+	fd = test_socket();
+	EXPECT_OK(test_bind(fd, &f), "bind in the child ns");
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(sizeof(int));
@@ -219,7 +219,7 @@ static int t_netns_exit_with_channel(void)
 		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 	};
 	struct cmsghdr *cm;
-	struct vj_chan c;
+	struct test_chan c;
 	int sv[2], fd;
 
 	in_child(exit_with_mapping, &port);
@@ -239,7 +239,7 @@ static int t_netns_exit_with_channel(void)
 	close(sv[1]);
 	chan_init(&c, fd);
 	chan_map(&c);
-	vj_get_stats(fd);
+	test_get_stats(fd);
 	CHECK(pool_get("channels_live") == live0 + 1,
 	      "channels_live %lld with the passed channel, want %lld",
 	      pool_get("channels_live"), live0 + 1);

@@ -21,7 +21,7 @@
 
 #include "harness.h"
 
-static struct vj_pkt pkt;
+static struct test_pkt pkt;
 static struct vj_desc where_desc;	/* descriptor of the last match */
 
 /*
@@ -30,7 +30,7 @@ static struct vj_desc where_desc;	/* descriptor of the last match */
  * pattern in a channel are a failure (they went to the wrong channel);
  * non-UDP packets in a channel are ignored.
  */
-int where_is(struct vj_chan *ch, int n, int witness, uint32_t want,
+int where_is(struct test_chan *ch, int n, int witness, uint32_t want,
 		    int ms)
 {
 	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
@@ -92,7 +92,7 @@ static const char *where_name(int w, char *buf)
 }
 
 /* Sends one datagram and checks it arrives where expected. */
-void expect_route(struct vj_chan *ch, int n, int witness,
+void expect_route(struct test_chan *ch, int n, int witness,
 			 const char *saddr, uint16_t sport, const char *daddr,
 			 uint16_t dport, int want, const char *what)
 {
@@ -116,7 +116,7 @@ static int t_match_exact(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, "127.0.0.2", tport(1),
 				 "127.0.0.1", tport(0), 1);
 	int w = udp_listen(NULL, tport(0));
-	struct vj_chan c;
+	struct test_chan c;
 
 	chan_open(&c, &f, 16, 2048);
 	expect_route(&c, 1, w, "127.0.0.2", tport(1), "127.0.0.1", tport(0),
@@ -140,7 +140,7 @@ static int t_match_wildcard_dport(void)
 	struct vj_flow f = flow4(0, NULL, 0, NULL, tport(0), 0);
 	int w = udp_listen(NULL, tport(0)), w1 = udp_listen(NULL, tport(5));
 	int w6 = udp_listen("::", tport(0));
-	struct vj_chan c;
+	struct test_chan c;
 
 	chan_open(&c, &f, 16, 2048);
 	expect_route(&c, 1, w, "127.0.0.2", tport(1), "127.0.0.1", tport(0),
@@ -172,7 +172,7 @@ static int t_match_most_specific(void)
 	struct vj_flow f2 = flow4(IPPROTO_UDP, "127.0.0.2", tport(1), NULL,
 				  tport(0), 0);
 	int w = udp_listen(NULL, tport(0));
-	struct vj_chan c[3];
+	struct test_chan c[3];
 
 	chan_open(&c[0], &f0, 16, 2048);
 	chan_open(&c[1], &f1, 16, 2048);
@@ -243,7 +243,7 @@ static int t_match_tie_rule(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		struct vj_chan c[2];
+		struct test_chan c[2];
 		int w = udp_listen(NULL, t[i].dport);
 
 		/* Bind in both orders: the result must not depend on it. */
@@ -273,7 +273,7 @@ static int t_match_ipv6(void)
 	struct vj_flow d4 = flow4(0, NULL, 0, NULL, tport(3), 0);
 	int w6 = udp_listen("::", tport(0)), w6b = udp_listen("::", tport(3));
 	int w4 = udp_listen(NULL, tport(3));
-	struct vj_chan c[2], c4;
+	struct test_chan c[2], c4;
 
 	chan_open(&c[0], &e, 16, 2048);
 	chan_open(&c[1], &d, 16, 2048);
@@ -310,7 +310,7 @@ static int t_match_ifindex(void)
 	struct vj_flow fv = flow4(0, NULL, 0, NULL, tport(0), vjt);
 	struct vj_flow fv1 = flow4(0, NULL, 0, NULL, tport(1), vjt);
 	int w = udp_listen(NULL, tport(0)), w1 = udp_listen(NULL, tport(1));
-	struct vj_chan c[3];
+	struct test_chan c[3];
 
 	chan_open(&c[0], &fl, 16, 2048);
 	chan_open(&c[1], &fv, 16, 2048);
@@ -343,7 +343,7 @@ static void netns_body(void *arg)
 {
 	struct netns_arg *a = arg;
 	struct vj_flow f = flow4(0, NULL, 0, NULL, a->port, 0);
-	struct vj_chan outer, inner;
+	struct test_chan outer, inner;
 	int w = udp_listen(NULL, a->port);
 
 	/* outer is created in the initial ns, inner in a fresh one. */
@@ -355,13 +355,13 @@ static void netns_body(void *arg)
 	expect_route(&inner, 1, wi, NULL, 0, "127.0.0.1", a->port, 0,
 		     "traffic inside the new ns reaches its channel");
 	CHECK(chan_pending(&outer) == 0 &&
-	      vj_get_stats(outer.fd).rx_packets == 0,
+	      test_get_stats(outer.fd).rx_packets == 0,
 	      "a channel of the initial ns saw traffic of another ns");
 	if (setns(a->init_ns, CLONE_NEWNET))
 		fail("setns back: %s", errname(errno));
 	expect_route(&outer, 1, w, NULL, 0, "127.0.0.1", a->port, 0,
 		     "traffic of the initial ns reaches its channel");
-	CHECK(vj_get_stats(inner.fd).rx_packets == 1,
+	CHECK(test_get_stats(inner.fd).rx_packets == 1,
 	      "the channel of the new ns saw traffic of the initial ns");
 	chan_close(&inner);
 	chan_close(&outer);
@@ -388,7 +388,7 @@ static int t_unmatched_untouched(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct vj_flow f6 = flow6(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	int w = udp_listen(NULL, tport(1)), w6 = udp_listen("::", tport(1));
-	struct vj_chan c[2];
+	struct test_chan c[2];
 	int i;
 
 	chan_open(&c[0], &f, 16, 2048);
@@ -399,8 +399,8 @@ static int t_unmatched_untouched(void)
 		expect_route(c, 2, w6, NULL, 0, "::1", tport(1), WITNESS,
 			     "v6 other port");
 	}
-	CHECK(!vj_get_stats(c[0].fd).rx_packets &&
-	      !vj_get_stats(c[1].fd).rx_packets,
+	CHECK(!test_get_stats(c[0].fd).rx_packets &&
+	      !test_get_stats(c[1].fd).rx_packets,
 	      "channels counted packets of another port");
 	chan_close(&c[0]);
 	chan_close(&c[1]);
@@ -418,7 +418,7 @@ static int t_claimed_not_delivered_to_stack(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(0),
 				 0);
 	int w = udp_listen("127.0.0.1", tport(0)), i;
-	struct vj_chan c;
+	struct test_chan c;
 
 	chan_open(&c, &f, 16, 2048);
 	for (i = 0; i < 5; i++)
@@ -442,8 +442,8 @@ static int t_match_proto(void)
 	struct vj_flow fu = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct vj_flow ft = flow4(IPPROTO_TCP, NULL, 0, NULL, tport(1), 0);
 	struct vj_flow fa = flow4(0, NULL, 0, NULL, tport(2), 0);
-	struct vj_chan cu, ct, ca;
-	struct vj_chan *chans[2] = { &ct, &ca };
+	struct test_chan cu, ct, ca;
+	struct test_chan *chans[2] = { &ct, &ca };
 	uint16_t ports[2] = { tport(1), tport(2) };
 	struct sockaddr_storage ss;
 	socklen_t len;
@@ -459,7 +459,7 @@ static int t_match_proto(void)
 	EXPECT_ERR(connect(s, (struct sockaddr *)&ss, len), ECONNREFUSED,
 		   "TCP connect to the port of a UDP-only channel");
 	close(s);
-	CHECK(!vj_get_stats(cu.fd).rx_packets,
+	CHECK(!test_get_stats(cu.fd).rx_packets,
 	      "a UDP channel took a TCP segment");
 
 	for (i = 0; i < 2; i++) {
@@ -538,7 +538,7 @@ static int t_match_portless(void)
 {
 	struct vj_flow fa = flow4(0, NULL, 0, "127.0.0.8", 0, 0);
 	struct vj_flow fp = flow4(0, NULL, 0, "127.0.0.9", 7, 0);
-	struct vj_chan ca, cp;
+	struct test_chan ca, cp;
 	struct pkt_info pi;
 	int s;
 
@@ -667,9 +667,9 @@ static int t_match_fragments(void)
 	struct vj_flow f6 = flow6(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	struct vj_flow fd = flow4(0, NULL, 0, "127.0.0.1", 0, 0);
 	int w4 = udp_listen(NULL, tport(0)), w6 = udp_listen("::", tport(0));
-	struct vj_chan c[2], cd;
+	struct test_chan c[2], cd;
 	struct pkt_info pi;
-	struct vj_pkt pkt;
+	struct test_pkt pkt;
 	uint32_t seq, len;
 
 	chan_open(&c[0], &f4, 16, 2048);
@@ -689,8 +689,8 @@ static int t_match_fragments(void)
 	      pi.frag ? " (a fragment)" : "");
 	CHECK(!udp_recv_seq(w4, 200, &seq, &len),
 	      "the reassembled datagram reached the stack too");
-	CHECK(vj_get_stats(c[0].fd).rx_filtered == 1, "rx_filtered %llu",
-	      (unsigned long long)vj_get_stats(c[0].fd).rx_filtered);
+	CHECK(test_get_stats(c[0].fd).rx_filtered == 1, "rx_filtered %llu",
+	      (unsigned long long)test_get_stats(c[0].fd).rx_filtered);
 	/*
 	 * IPv6 is reassembled after LOCAL_IN when conntrack is not loaded:
 	 * the fragments go to the stack.
@@ -702,8 +702,8 @@ static int t_match_fragments(void)
 	      seq, len);
 	chan_expect_empty(&c[0], "IPv4 fragments matched a channel");
 	chan_expect_empty(&c[1], "IPv6 fragments matched a channel");
-	CHECK(!vj_get_stats(c[1].fd).rx_packets &&
-	      !vj_get_stats(c[1].fd).rx_ring_full, "v6 channel counted fragments");
+	CHECK(!test_get_stats(c[1].fd).rx_packets &&
+	      !test_get_stats(c[1].fd).rx_ring_full, "v6 channel counted fragments");
 	expect_route(c, 2, w4, NULL, 0, "127.0.0.1", tport(0), 0,
 		     "unfragmented datagram");
 	chan_close(&c[0]);

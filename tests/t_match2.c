@@ -15,7 +15,7 @@
 
 #include "harness.h"
 
-static struct vj_pkt pkt;
+static struct test_pkt pkt;
 
 /* Sends a raw IPv4 packet of protocol proto whose payload starts with ports. */
 static void send_l4(uint8_t proto, uint16_t sport, uint16_t dport, int len)
@@ -46,7 +46,7 @@ static int t_match_l4_ports(void)
 					  IPPROTO_DCCP };
 	struct vj_flow fg = flow4(IPPROTO_GRE, NULL, 0, NULL, tport(9), 0);
 	struct vj_flow fga = flow4(IPPROTO_GRE, NULL, 0, "127.0.0.1", 0, 0);
-	struct vj_chan cg, cga;
+	struct test_chan cg, cga;
 	struct pkt_info pi;
 	size_t i;
 
@@ -54,7 +54,7 @@ static int t_match_l4_ports(void)
 		struct vj_flow f = flow4(protos[i], NULL, tport(1), NULL,
 					 tport(0), 0);
 		struct vj_flow o = flow4(protos[i], NULL, 0, NULL, tport(2), 0);
-		struct vj_chan c, co;
+		struct test_chan c, co;
 
 		chan_open(&c, &f, 8, 2048);
 		chan_open(&co, &o, 8, 2048);
@@ -92,7 +92,7 @@ static int t_match_ip_options(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, tport(1), "127.0.0.1",
 				 tport(0), 0);
 	int w = udp_listen(NULL, tport(0));
-	struct vj_chan c;
+	struct test_chan c;
 	size_t i;
 
 	chan_open(&c, &f, 8, 2048);
@@ -128,7 +128,7 @@ static int t_match_ip_options(void)
  */
 static int t_many_channels(void)
 {
-	struct vj_chan *c = calloc(NMANY, sizeof(*c));
+	struct test_chan *c = calloc(NMANY, sizeof(*c));
 	int before = proc_chan_lines(), i, k, lines;
 	struct udp_tx tx;
 
@@ -219,7 +219,7 @@ static int t_match_random(void)
 {
 	uint16_t ports[3] = { tport(0), tport(1), tport(2) };
 	struct rflow fl[24];
-	struct vj_chan c[24];
+	struct test_chan c[24];
 	int w[3], round, n, i;
 	unsigned int seed = 0x5eed;
 
@@ -251,15 +251,15 @@ static int t_match_random(void)
 				  r.dport < 0 ? 0 : ports[r.dport], r.lo);
 			for (j = 0; j < n; j++)
 				dup |= !memcmp(&fl[j], &r, sizeof(r));
-			fd = vj_socket();
-			EXPECT_OK(vj_set_ring(fd, 8, 2048), "VJ_RING");
+			fd = test_socket();
+			EXPECT_OK(test_set_ring(fd, 8, 2048), "VJ_RING");
 			if (dup) {
-				EXPECT_ERR(vj_bind(fd, &f), EADDRINUSE,
+				EXPECT_ERR(test_bind(fd, &f), EADDRINUSE,
 					   "identical random flow");
 				close(fd);
 				continue;
 			}
-			EXPECT_OK(vj_bind(fd, &f), "random flow %d", n);
+			EXPECT_OK(test_bind(fd, &f), "random flow %d", n);
 			chan_init(&c[n], fd);
 			chan_map(&c[n]);
 			fl[n++] = r;

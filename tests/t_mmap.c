@@ -30,10 +30,10 @@ static long page_size(void)
 
 static int ring_size_fd(uint32_t entries, uint64_t *size)
 {
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_OK(vj_set_ring(fd, entries, 2048), "VJ_RING %u", entries);
-	*size = vj_get_offsets(fd).size;
+	EXPECT_OK(test_set_ring(fd, entries, 2048), "VJ_RING %u", entries);
+	*size = test_get_offsets(fd).size;
 	return fd;
 }
 
@@ -62,7 +62,7 @@ static int t_mmap_bad_len(void)
 {
 	uint64_t size;
 	int fd = ring_size_fd(8, &size);
-	uint64_t bufs = vj_get_offsets(fd).bufs;
+	uint64_t bufs = test_get_offsets(fd).bufs;
 	long pg = page_size();
 
 	EXPECT_ERR((long)mmap(NULL, size - pg, PROT_READ | PROT_WRITE,
@@ -101,20 +101,20 @@ static int t_mmap_before_bind(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, "127.0.0.1", 0, "127.0.0.1",
 				 tport(0), 0);
-	struct vj_chan c;
-	struct vj_pkt *p = malloc(sizeof(*p));
+	struct test_chan c;
+	struct test_pkt *p = malloc(sizeof(*p));
 	struct pkt_info pi;
 	uint32_t seq;
 
-	chan_init(&c, vj_socket());
-	EXPECT_OK(vj_set_ring(c.fd, 8, 2048), "VJ_RING");
+	chan_init(&c, test_socket());
+	EXPECT_OK(test_set_ring(c.fd, 8, 2048), "VJ_RING");
 	chan_map(&c);
 	CHECK(c.off.entries == 8, "mapped %u entries", c.off.entries);
 	CHECK(!atomic_load(c.prod) && !atomic_load(c.cons) &&
 	      !atomic_load(c.flags), "fresh ring: producer %u consumer %u "
 	      "flags %#x", atomic_load(c.prod), atomic_load(c.cons),
 	      atomic_load(c.flags));
-	EXPECT_OK(vj_bind(c.fd, &f), "bind after mmap");
+	EXPECT_OK(test_bind(c.fd, &f), "bind after mmap");
 	udp_send("127.0.0.1", 0, "127.0.0.1", tport(0), 7, 100);
 	CHECK(chan_recv(&c, p, 3000), "no packet in the early mapping");
 	pkt_expect_udp(p, &pi, &seq);
@@ -129,8 +129,8 @@ static int t_mmap_twice(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 tport(0), 0);
-	struct vj_chan a, b;
-	struct vj_pkt *p = malloc(sizeof(*p));
+	struct test_chan a, b;
+	struct test_pkt *p = malloc(sizeof(*p));
 
 	chan_open(&a, &f, 8, 2048);
 	b = a;
@@ -162,7 +162,7 @@ static int t_mmap_part_shapes(void)
 	long pg = page_size();
 	void *p;
 
-	bufs = vj_get_offsets(fd).bufs;
+	bufs = test_get_offsets(fd).bufs;
 	CHECK(bufs % pg == 0 && bufs < size, "bufs %llu of size %llu",
 	      (unsigned long long)bufs, (unsigned long long)size);
 	p = mmap(NULL, bufs, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -196,15 +196,15 @@ static int t_mmap_parts(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 tport(0), 0);
-	struct vj_pkt *p = malloc(sizeof(*p));
-	struct vj_chan a, b;
+	struct test_pkt *p = malloc(sizeof(*p));
+	struct test_chan a, b;
 	const char *why;
 	uint32_t seq;
 	struct pkt_info pi;
 
-	chan_init(&a, vj_socket());
-	EXPECT_OK(vj_set_ring(a.fd, 8, 2048), "VJ_RING");
-	EXPECT_OK(vj_bind(a.fd, &f), "bind");
+	chan_init(&a, test_socket());
+	EXPECT_OK(test_set_ring(a.fd, 8, 2048), "VJ_RING");
+	EXPECT_OK(test_bind(a.fd, &f), "bind");
 	why = ring_map_parts(&a, PROT_READ | PROT_WRITE);
 	CHECK(!why, "%s", why);
 	b = a;
@@ -239,15 +239,15 @@ static int t_mmap_bufs_readonly(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 tport(0), 0);
-	struct vj_chan c;
+	struct test_chan c;
 	const char *why;
 	size_t blen;
 	pid_t pid;
 	int st;
 	void *w;
 
-	chan_init(&c, vj_socket());
-	EXPECT_OK(vj_bind(c.fd, &f), "bind");
+	chan_init(&c, test_socket());
+	EXPECT_OK(test_bind(c.fd, &f), "bind");
 	why = ring_map_parts(&c, PROT_READ);
 	CHECK(!why, "%s", why);
 	blen = c.off.size - c.off.bufs;
@@ -295,9 +295,9 @@ static void memlock_bind(void *arg)
 	int fd;
 
 	memlock_setup();
-	fd = vj_socket();
-	EXPECT_OK(vj_set_ring(fd, 1024, 2048), "VJ_RING 1024/2048");
-	EXPECT_ERR(vj_bind(fd, &f), ENOBUFS,
+	fd = test_socket();
+	EXPECT_OK(test_set_ring(fd, 1024, 2048), "VJ_RING 1024/2048");
+	EXPECT_ERR(test_bind(fd, &f), ENOBUFS,
 		   "bind of a 2 MiB ring with RLIMIT_MEMLOCK 64 KiB");
 	memset(&zero, 0, sizeof(zero));
 	EXPECT_OK(getsockname(fd, (struct sockaddr *)&sa, &len),
@@ -306,9 +306,9 @@ static void memlock_bind(void *arg)
 	      "a bind refused with ENOBUFS left the socket bound");
 	close(fd);
 
-	fd = vj_socket();
-	EXPECT_OK(vj_set_ring(fd, 8, 2048), "VJ_RING 8/2048");
-	EXPECT_OK(vj_bind(fd, &f), "bind of a 20 KiB ring under 64 KiB");
+	fd = test_socket();
+	EXPECT_OK(test_set_ring(fd, 8, 2048), "VJ_RING 8/2048");
+	EXPECT_OK(test_bind(fd, &f), "bind of a 20 KiB ring under 64 KiB");
 	close(fd);
 }
 
@@ -332,9 +332,9 @@ static void memlock_mmap(void *arg)
 
 	(void)arg;
 	memlock_setup();
-	fd = vj_socket();
-	EXPECT_OK(vj_set_ring(fd, 1024, 2048), "VJ_RING 1024/2048");
-	size = vj_get_offsets(fd).size;
+	fd = test_socket();
+	EXPECT_OK(test_set_ring(fd, 1024, 2048), "VJ_RING 1024/2048");
+	size = test_get_offsets(fd).size;
 	EXPECT_ERR((long)mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			      fd, 0), ENOBUFS,
 		   "mmap creating a 2 MiB ring with RLIMIT_MEMLOCK 64 KiB");
@@ -359,9 +359,9 @@ static void memlock_cumulative(void *arg)
 		struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, base + i,
 					 0);
 
-		fds[i] = vj_socket();
-		EXPECT_OK(vj_set_ring(fds[i], 8, 2048), "VJ_RING");
-		if (vj_bind(fds[i], &f)) {
+		fds[i] = test_socket();
+		EXPECT_OK(test_set_ring(fds[i], 8, 2048), "VJ_RING");
+		if (test_bind(fds[i], &f)) {
 			if (errno != ENOBUFS)
 				fail("bind %d: %s, want ENOBUFS", i,
 				     errname(errno));
@@ -384,9 +384,9 @@ static void memlock_cumulative(void *arg)
 					 0);
 		int err = 0;
 
-		fds[i] = vj_socket();
-		EXPECT_OK(vj_set_ring(fds[i], 8, 2048), "VJ_RING");
-		if (!WAIT_FOR((err = vj_bind(fds[i], &f) ? errno : 0) != ENOBUFS,
+		fds[i] = test_socket();
+		EXPECT_OK(test_set_ring(fds[i], 8, 2048), "VJ_RING");
+		if (!WAIT_FOR((err = test_bind(fds[i], &f) ? errno : 0) != ENOBUFS,
 			      3000) || err)
 			fail("bind %d, 3 s after closing the others: %s (charge "
 			     "not returned on close)", i, errname(err));
@@ -425,7 +425,7 @@ static int t_proc_format(void)
 	struct vj_flow f4 = flow4(IPPROTO_UDP, "127.0.0.2", tport(1),
 				  "127.0.0.1", tport(0), 1);
 	struct vj_flow f6 = flow6(0, NULL, 0, "::1", tport(2), 0);
-	struct vj_chan a, b;
+	struct test_chan a, b;
 	char fl[28][64];
 	char port[16];
 	int n;
@@ -467,7 +467,7 @@ static int t_proc_format(void)
 	n = proc_chan_find(sock_ino(a.fd), fl, 28);
 	CHECK(n == 25 && !strcmp(fl[10], "1"),
 	      "rx_packets column \"%s\" after one packet", fl[10]);
-	CHECK(strtoull(fl[11], NULL, 10) == vj_get_stats(a.fd).rx_bytes,
+	CHECK(strtoull(fl[11], NULL, 10) == test_get_stats(a.fd).rx_bytes,
 	      "rx_bytes column \"%s\" disagrees with VJ_STATISTICS", fl[11]);
 	chan_close(&a);
 	chan_close(&b);
@@ -493,9 +493,9 @@ static int t_proc_per_netns(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(0), 0);
 	unsigned long ino;
-	int fd = vj_socket();
+	int fd = test_socket();
 
-	EXPECT_OK(vj_bind(fd, &f), "bind");
+	EXPECT_OK(test_bind(fd, &f), "bind");
 	ino = sock_ino(fd);
 	in_child(proc_netns, &ino);
 	close(fd);

@@ -19,12 +19,12 @@
 
 #include "harness.h"
 
-static struct vj_pkt pkt;
+static struct test_pkt pkt;
 
 static void expect_stats(int fd, uint64_t pkts, uint64_t full,
 			 const char *what)
 {
-	struct vj_statistics s = vj_get_stats(fd);
+	struct vj_statistics s = test_get_stats(fd);
 
 	CHECK(s.rx_packets == pkts && s.rx_ring_full == full,
 	      "%s: rx_packets %llu rx_ring_full %llu, want %llu %llu", what,
@@ -59,7 +59,7 @@ static int t_stats_exact(void)
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 tport(0), 0);
 	struct vj_statistics s;
-	struct vj_chan c;
+	struct test_chan c;
 	struct udp_tx tx;
 	uint64_t bytes = 0;
 	uint32_t seq = 0, i;
@@ -79,7 +79,7 @@ static int t_stats_exact(void)
 		      pkt.d.len, pkt.d.l3_off);
 		bytes += pkt.d.len;
 	}
-	s = vj_get_stats(c.fd);
+	s = test_get_stats(c.fd);
 	CHECK(s.rx_bytes == bytes, "rx_bytes %llu, sum of lengths %llu",
 	      (unsigned long long)s.rx_bytes, (unsigned long long)bytes);
 	CHECK(!s.rx_invalid_cons && !s.rx_truncated && !s.rx_driver,
@@ -178,7 +178,7 @@ static int t_payload_integrity(void)
 	struct sender s = { .count = 2000 };
 	uint32_t received = 0, last = 0, seq;
 	struct vj_statistics st;
-	struct vj_chan c;
+	struct test_chan c;
 	uint64_t done_at = 0;
 
 	chan_open(&c, &f, 64, 4096);
@@ -205,7 +205,7 @@ static int t_payload_integrity(void)
 			continue;
 		if (!done_at)
 			done_at = now_ns();
-		st = vj_get_stats(c.fd);
+		st = test_get_stats(c.fd);
 		if (st.rx_packets + st.rx_ring_full == s.count &&
 		    received == st.rx_packets && !chan_pending(&c))
 			break;
@@ -234,10 +234,10 @@ static int t_truncation(void)
 	struct vj_flow f4 = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				  tport(0), 0);
 	struct vj_flow f6 = flow6(IPPROTO_UDP, NULL, 0, "::1", tport(0), 0);
-	struct vj_chan c4, c6, cb;
+	struct test_chan c4, c6, cb;
 	struct vj_flow fb = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				  tport(1), 0);
-	struct vj_chan *cs[2] = { &c4, &c6 };
+	struct test_chan *cs[2] = { &c4, &c6 };
 	const char *dst[2] = { "127.0.0.1", "::1" };
 	struct vj_statistics s;
 	struct pkt_info pi;
@@ -261,7 +261,7 @@ static int t_truncation(void)
 		      "UDP length %u, present %u", pi.udp_len, pi.plen);
 		why = payload_check(pi.payload, pi.plen, NULL);
 		CHECK(!why, "truncated prefix: %s", why);
-		s = vj_get_stats(cs[i]->fd);
+		s = test_get_stats(cs[i]->fd);
 		CHECK(s.rx_truncated == 1 && s.rx_packets == 1 &&
 		      s.rx_bytes == pkt.d.len,
 		      "truncated %llu packets %llu bytes %llu (len %u)",
@@ -273,7 +273,7 @@ static int t_truncation(void)
 		CHECK(!(pkt.d.flags & VJ_DESC_F_TRUNC),
 		      "1000-byte datagram marked truncated");
 		pkt_expect_udp(&pkt, &pi, NULL);
-		CHECK(vj_get_stats(cs[i]->fd).rx_truncated == 1,
+		CHECK(test_get_stats(cs[i]->fd).rx_truncated == 1,
 		      "rx_truncated counted a fitting packet");
 	}
 	/* With 4 KiB buffers the same datagram fits. */
@@ -322,8 +322,8 @@ static int t_desc_fields(void)
 	struct vj_flow f4 = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				  tport(0), 0);
 	struct vj_flow f6 = flow6(IPPROTO_UDP, NULL, 0, "::1", tport(0), 0);
-	struct vj_chan c4, c6;
-	struct vj_chan *cs[2] = { &c4, &c6 };
+	struct test_chan c4, c6;
+	struct test_chan *cs[2] = { &c4, &c6 };
 	const char *dst[2] = { "127.0.0.1", "::1" };
 	const uint16_t proto[2] = { 0x0800, 0x86dd };
 	int i, k;
@@ -373,7 +373,7 @@ static int t_ring_wrap(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 tport(0), 0);
-	struct vj_chan c;
+	struct test_chan c;
 	struct udp_tx tx;
 	uint32_t seq = 0, want = 0, got;
 	struct pkt_info pi;
@@ -417,7 +417,7 @@ static int t_ring_geometry_extremes(void)
 	struct vj_flow g = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(1),
 				 0);
 	struct pkt_info pi;
-	struct vj_chan c;
+	struct test_chan c;
 	uint32_t seq;
 	int i;
 
@@ -448,7 +448,7 @@ static int t_visible_without_poll(void)
 {
 	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 tport(0), 0);
-	struct vj_chan c;
+	struct test_chan c;
 
 	chan_open(&c, &f, 8, 2048);
 	udp_send(NULL, 0, "127.0.0.1", tport(0), 1, 64);
@@ -499,11 +499,11 @@ static int t_poll_wakeup(void)
 				 tport(1), 0);
 	struct pollfd pfd = { .events = POLLIN | POLLRDNORM };
 	struct delayed d;
-	struct vj_chan c;
+	struct test_chan c;
 	uint64_t t0, el;
 	int r, u;
 
-	u = vj_socket();
+	u = test_socket();
 	pfd.fd = u;
 	r = poll(&pfd, 1, 0);
 	CHECK(r == 0, "poll on an unbound socket: %d revents %#x", r,
@@ -532,8 +532,8 @@ static int t_poll_wakeup(void)
 	chan_close(&c);
 
 	/* Bound but not mapped. */
-	u = vj_socket();
-	EXPECT_OK(vj_bind(u, &g), "bind");
+	u = test_socket();
+	EXPECT_OK(test_bind(u, &g), "bind");
 	pfd.fd = u;
 	send_later(&d, tport(1), 200);
 	r = poll(&pfd, 1, 5000);
@@ -555,7 +555,7 @@ static int t_epoll_wakeup(void)
 	struct vj_flow g = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1",
 				 tport(1), 0);
 	struct epoll_event ev = { .events = EPOLLIN }, out;
-	struct vj_chan lt, et;
+	struct test_chan lt, et;
 	struct delayed d;
 	int ep, r, i;
 
@@ -605,7 +605,7 @@ static int t_select_wakeup(void)
 				 tport(0), 0);
 	struct timeval tv = { 0, 0 };
 	struct delayed d;
-	struct vj_chan c;
+	struct test_chan c;
 	fd_set rf;
 	int r;
 
@@ -670,7 +670,7 @@ static int t_burst_no_lost_wakeup(void)
 		uint32_t received = 0, last = 0, seq;
 		struct vj_statistics st;
 		uint64_t done_at = 0;
-		struct vj_chan c;
+		struct test_chan c;
 
 		chan_open(&c, &f, 64, 2048);
 		pfd.fd = c.fd;
@@ -691,7 +691,7 @@ static int t_burst_no_lost_wakeup(void)
 					usleep(300);
 			}
 			if (atomic_load(&s.done)) {
-				st = vj_get_stats(c.fd);
+				st = test_get_stats(c.fd);
 				if (!done_at)
 					done_at = now_ns();
 				if (st.rx_packets + st.rx_ring_full ==

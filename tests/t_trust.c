@@ -20,7 +20,7 @@
 
 #include "harness.h"
 
-static struct vj_pkt pkt;
+static struct test_pkt pkt;
 
 /* --- the global pool ------------------------------------------------- */
 
@@ -36,7 +36,7 @@ static struct vj_pkt pkt;
  */
 static int t_pool_starvation(void)
 {
-	struct vj_chan c[POOL_CHANS];
+	struct test_chan c[POOL_CHANS];
 	long long pb, cap0, held = 0, refused = 0;
 	uint32_t seq, want;
 	int i, r, fd;
@@ -61,7 +61,7 @@ static int t_pool_starvation(void)
 		      errname(-r), pool_get("pool_free"));
 	}
 	for (i = 0; i < POOL_CHANS; i++) {
-		struct vj_statistics s = vj_get_stats(c[i].fd);
+		struct vj_statistics s = test_get_stats(c[i].fd);
 
 		CHECK(s.rx_packets <= (uint64_t)pb / 8,
 		      "channel %d holds %llu driver frames, over an eighth "
@@ -101,7 +101,7 @@ static int t_pool_starvation(void)
 
 	/* A consumer that polls gets what its channel held. */
 	for (i = 0; i < POOL_CHANS; i++) {
-		uint64_t n = vj_get_stats(c[i].fd).rx_packets, k;
+		uint64_t n = test_get_stats(c[i].fd).rx_packets, k;
 
 		for (k = 0; k < n; k++)
 			CHECK(chan_recv(&c[i], &pkt, 3000),
@@ -165,19 +165,19 @@ static void memcg_child(void *arg)
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	cg_write(dir, "cgroup.procs", pid);
-	fd1 = vj_socket();
-	fd2 = vj_socket();
-	EXPECT_OK(vj_set_ring(fd1, CG_ENTRIES, CG_BUF), "VJ_RING");
-	EXPECT_OK(vj_set_ring(fd2, CG_ENTRIES, CG_BUF), "VJ_RING");
+	fd1 = test_socket();
+	fd2 = test_socket();
+	EXPECT_OK(test_set_ring(fd1, CG_ENTRIES, CG_BUF), "VJ_RING");
+	EXPECT_OK(test_set_ring(fd2, CG_ENTRIES, CG_BUF), "VJ_RING");
 	c0 = cg_read(dir, "memory.current");
-	EXPECT_OK(vj_bind(fd1, &f1), "bind of a %llu KiB ring in a %llu KiB "
+	EXPECT_OK(test_bind(fd1, &f1), "bind of a %llu KiB ring in a %llu KiB "
 		  "cgroup", ring >> 10, CG_MAX >> 10);
 	c1 = cg_read(dir, "memory.current");
 	CHECK(c1 - c0 >= (long long)ring &&
 	      c1 - c0 <= (long long)(ring + (1u << 20)),
 	      "memory.current grew by %lld KiB for a %llu KiB ring",
 	      (c1 - c0) >> 10, ring >> 10);
-	EXPECT_ERR(vj_bind(fd2, &f2), ENOMEM,
+	EXPECT_ERR(test_bind(fd2, &f2), ENOMEM,
 		   "a second %llu KiB ring past memory.max %llu KiB",
 		   ring >> 10, CG_MAX >> 10);
 	CHECK(cg_read(dir, "memory.current") <= (long long)CG_MAX,
@@ -238,7 +238,7 @@ static void masks_child(void *arg)
 	struct vj_flow fb = flow4(IPPROTO_UDP, NULL, 0, "127.0.0.1", tport(1),
 				  0);
 	struct vj_flow fc = flow4(IPPROTO_UDP, NULL, 0, NULL, tport(2), 0);
-	struct vj_chan a, b, cc;
+	struct test_chan a, b, cc;
 	uint32_t seq;
 	int mif, wit;
 
@@ -319,7 +319,7 @@ static unsigned int exthdr_len(uint8_t type)
 }
 
 /* p is a packet of the channel: IPv6 + one extension header + UDP. */
-static void expect_ext(const struct vj_pkt *p, uint8_t type, uint16_t dport,
+static void expect_ext(const struct test_pkt *p, uint8_t type, uint16_t dport,
 		       const char *what)
 {
 	const uint8_t *l3 = p->data + p->d.l3_off;
@@ -344,7 +344,7 @@ static int t_ipv6_exthdr_driver(void)
 {
 	struct vj_flow f = flow6(IPPROTO_UDP, NULL, 0, VJT_LOCAL6, tport(0),
 				 0);
-	struct vj_chan c;
+	struct test_chan c;
 	unsigned int i;
 	char what[64];
 	int r;
@@ -436,7 +436,7 @@ static void send_ext_lo(uint8_t type, uint16_t dport)
 static int t_ipv6_exthdr_hook(void)
 {
 	struct vj_flow f = flow6(IPPROTO_UDP, NULL, 0, "::1", tport(0), 0);
-	struct vj_chan c;
+	struct test_chan c;
 	unsigned int i;
 	char what[64];
 

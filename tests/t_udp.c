@@ -325,9 +325,9 @@ static void both_mmsg(struct pair *p, const char *what)
 	}
 	wait_both(p->u, p->c, what);
 	/* All three are in both: both lo deliveries are done once polled. */
-	CHECK(WAIT_FOR(vj_get_stats(p->c).rx_packets >= p->seq, 2000),
+	CHECK(WAIT_FOR(test_get_stats(p->c).rx_packets >= p->seq, 2000),
 	      "%s: channel has %llu of %u", what,
-	      (unsigned long long)vj_get_stats(p->c).rx_packets, p->seq);
+	      (unsigned long long)test_get_stats(p->c).rx_packets, p->seq);
 	ru = recvmmsg(p->u, mu, 4, MSG_WAITFORONE, NULL);
 	rc = recvmmsg(p->c, mc, 4, MSG_WAITFORONE, NULL);
 	CHECK(ru == rc && ru == 3, "%s: recvmmsg UDP %d, channel %d (want 3)",
@@ -434,7 +434,7 @@ static int diff(int family)
 	/* Queued datagrams survive a datagram bigger than the ring's buffers
 	 * being dropped in between (UDP has no such limit: the channel only).
 	 */
-	st = vj_get_stats(p.c);
+	st = test_get_stats(p.c);
 	CHECK(st.rx_packets == p.seq && !st.rx_udp_bad_csum &&
 	      !st.rx_udp_malformed && !st.rx_udp_not_peer && !st.rx_ring_full,
 	      "accounting: rx_packets %llu (sent %u), bad_csum %llu, "
@@ -567,9 +567,9 @@ static int t_truncated(void)
 	tx = udp_plain(AF_INET);
 	udp_send_to(tx, "127.0.0.1", port, 1, 3000);
 	udp_send_to(tx, "127.0.0.1", port, 2, 100);
-	CHECK(WAIT_FOR(vj_get_stats(c).rx_packets == 2, 2000),
+	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == 2, 2000),
 	      "rx_packets %llu, want 2",
-	      (unsigned long long)vj_get_stats(c).rx_packets);
+	      (unsigned long long)test_get_stats(c).rx_packets);
 	n = recv(c, buf, sizeof(buf), MSG_DONTWAIT);
 	CHECK(n == 100, "recv: %ld (%s), want the 100-byte datagram", n,
 	      errname(errno));
@@ -577,7 +577,7 @@ static int t_truncated(void)
 	      "delivered the wrong datagram");
 	EXPECT_ERR(recv(c, buf, sizeof(buf), MSG_DONTWAIT), EAGAIN,
 		   "recv on the drained socket");
-	st = vj_get_stats(c);
+	st = test_get_stats(c);
 	CHECK(st.rx_truncated == 1 && st.rx_udp_malformed == 1 &&
 	      !st.rx_udp_bad_csum,
 	      "rx_truncated %llu, rx_udp_malformed %llu, bad_csum %llu",
@@ -617,9 +617,9 @@ static int t_hostile_mapping(void)
 	tx = udp_plain(AF_INET);
 	for (i = 0; i < 4; i++)
 		udp_send_to(tx, "127.0.0.1", port, 10 + i, 64);
-	CHECK(WAIT_FOR(vj_get_stats(c).rx_packets == 4, 2000),
+	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == 4, 2000),
 	      "rx_packets %llu, want 4",
-	      (unsigned long long)vj_get_stats(c).rx_packets);
+	      (unsigned long long)test_get_stats(c).rx_packets);
 	d = (struct vj_desc *)(map + off.desc);
 	/* 0: IP version 5; 1: UDP length over the IP payload; 2: a flipped
 	 * payload byte (checksum); 3 untouched.
@@ -641,7 +641,7 @@ static int t_hostile_mapping(void)
 	      *(uint32_t *)(map + off.consumer));
 	EXPECT_ERR(recv(c, buf, sizeof(buf), MSG_DONTWAIT), EAGAIN,
 		   "recv on the drained socket");
-	st = vj_get_stats(c);
+	st = test_get_stats(c);
 	CHECK(st.rx_udp_malformed == 2 && st.rx_udp_bad_csum == !csum_ok,
 	      "rx_udp_malformed %llu (want 2), bad_csum %llu (want %d)",
 	      (unsigned long long)st.rx_udp_malformed,
@@ -665,9 +665,9 @@ static int t_close_queued(void)
 	tx = udp_plain(AF_INET6);
 	for (i = 0; i < 20; i++)
 		udp_send_to(tx, "::1", port, i, 500);
-	CHECK(WAIT_FOR(vj_get_stats(c).rx_packets == 20, 2000),
+	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == 20, 2000),
 	      "rx_packets %llu, want 20",
-	      (unsigned long long)vj_get_stats(c).rx_packets);
+	      (unsigned long long)test_get_stats(c).rx_packets);
 	close(c);
 	u = udp_plain(AF_INET6);
 	CHECK(WAIT_FOR(!udp_bind_to(u, "::", port), 2000),
@@ -734,7 +734,7 @@ static int t_concurrent(void)
 		      (unsigned int)seen[i]);
 		delivered += seen[i];
 	}
-	st = vj_get_stats(c);
+	st = test_get_stats(c);
 	CHECK(st.rx_packets == delivered && st.rx_packets + st.rx_ring_full ==
 	      CONC_N && !st.rx_udp_malformed && !st.rx_udp_bad_csum,
 	      "delivered %u, rx_packets %llu, rx_ring_full %llu, sent %u",

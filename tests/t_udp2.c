@@ -195,7 +195,7 @@ static int t_privilege(void)
 	CHECK(r == 1, "IPV6_V6ONLY reads %d", r);
 	close(c);
 
-	c = vj_socket();
+	c = test_socket();
 	EXPECT_ERR(setsockopt(c, SOL_VJCHAN, VJ_BIND_FLAGS, &fl, sizeof(fl)),
 		   ENOPROTOOPT, "VJ_BIND_FLAGS on a raw channel");
 	close(c);
@@ -258,9 +258,9 @@ static int bad_dgrams(int family, uint32_t mode)
 		else
 			nmal++;
 	}
-	CHECK(WAIT_FOR(vj_get_stats(c).rx_packets == ARRAY_SIZE(frames),
+	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == ARRAY_SIZE(frames),
 		       2000), "rx_packets %llu, want %zu",
-	      (unsigned long long)vj_get_stats(c).rx_packets,
+	      (unsigned long long)test_get_stats(c).rx_packets,
 	      ARRAY_SIZE(frames));
 	for (i = 0; i < nwant; i++) {
 		int len = family == AF_INET ? frames[want[i]].len :
@@ -289,7 +289,7 @@ static int bad_dgrams(int family, uint32_t mode)
 	}
 	EXPECT_ERR(recv(c, buf, sizeof(buf), MSG_DONTWAIT), EAGAIN,
 		   "recv after the good datagrams");
-	st = vj_get_stats(c);
+	st = test_get_stats(c);
 	CHECK(st.rx_udp_bad_csum == nbad && st.rx_udp_malformed == nmal &&
 	      !st.rx_udp_not_peer && !st.rx_csum_bad &&
 	      st.rx_packets == nwant + nbad + nmal &&
@@ -375,9 +375,9 @@ static int send_side(int family)
 	 */
 	other = udp_plain(family);
 	udp_send_to(other, lo, pc, 3, 42);
-	CHECK(WAIT_FOR(vj_get_stats(c).rx_packets == 2, 2000),
+	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == 2, 2000),
 	      "rx_packets %llu before connect, want 2",
-	      (unsigned long long)vj_get_stats(c).rx_packets);
+	      (unsigned long long)test_get_stats(c).rx_packets);
 	u = udp_plain(family);
 	ru = connect(u, (struct sockaddr *)&dst, dl);
 	rc = connect(c, (struct sockaddr *)&dst, dl);
@@ -396,11 +396,11 @@ static int send_side(int family)
 	n = recv(c, buf, sizeof(buf), 0);
 	CHECK(n == 43, "connected channel got %ld bytes, want the peer's 43",
 	      n);
-	CHECK(vj_get_stats(c).rx_udp_not_peer == 1 &&
-	      vj_get_stats(c).rx_packets == 3,
+	CHECK(test_get_stats(c).rx_udp_not_peer == 1 &&
+	      test_get_stats(c).rx_packets == 3,
 	      "rx_udp_not_peer %llu (want 1), rx_packets %llu (want 3)",
-	      (unsigned long long)vj_get_stats(c).rx_udp_not_peer,
-	      (unsigned long long)vj_get_stats(c).rx_packets);
+	      (unsigned long long)test_get_stats(c).rx_udp_not_peer,
+	      (unsigned long long)test_get_stats(c).rx_packets);
 
 	/* EMSGSIZE as UDP reports it. */
 	ru = send(u, big, sizeof(big), 0);

@@ -123,7 +123,7 @@ static void expect_seq(int fd, long want, const char *what)
 static void expect_stats(int fd, uint64_t rx, uint64_t not_peer,
 			 const char *what)
 {
-	struct vj_statistics st = vj_get_stats(fd);
+	struct vj_statistics st = test_get_stats(fd);
 
 	CHECK(st.rx_packets == rx && st.rx_udp_not_peer == not_peer &&
 	      !st.rx_udp_malformed && !st.rx_udp_bad_csum && !st.rx_ring_full,
@@ -432,9 +432,9 @@ static int t_queued_not_peer(void)
 	udp_send_to(s.other, lo, p, 1, 20);
 	udp_send_to(s.peer, lo, p, 2, 20);
 	udp_send_to(s.other, lo, p, 3, 20);
-	CHECK(WAIT_FOR(vj_get_stats(c).rx_packets == 3, 2000),
+	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == 3, 2000),
 	      "rx_packets %llu, want 3",
-	      (unsigned long long)vj_get_stats(c).rx_packets);
+	      (unsigned long long)test_get_stats(c).rx_packets);
 	connect_to(c, lo, s.pp);
 	connect_to(s.other, lo, p);
 	CHECK(send(s.other, "x", 1, 0) == 1, "stranger send: %s",

@@ -110,7 +110,7 @@ static void flow_init(struct vj_flow *flow, const char *ifindex,
 /* Mapped whole and writable before bind(): the bind must fail, EBUSY. */
 static void map_then_bind_whole(const struct vj_flow *flow)
 {
-	struct vj_chan c;
+	struct test_chan c;
 	const char *why;
 	int fd = chan_socket();
 
@@ -123,14 +123,14 @@ static void map_then_bind_whole(const struct vj_flow *flow)
 	if (why)
 		bad("whole mapping before bind: %s", why);
 	else
-		expect_err(vj_bind(fd, flow), EBUSY,
+		expect_err(test_bind(fd, flow), EBUSY,
 			   "bind direct of a ring mapped writable");
 	ring_unmap(&c);
 	close(fd);	/* gives the queue back if the bind was wrongly let by */
 }
 
 /* Every way to write the buffers of @c (bound direct) must fail. */
-static void check_buffers_readonly(struct vj_chan *c)
+static void check_buffers_readonly(struct test_chan *c)
 {
 	const struct vj_mmap_offsets *o = &c->off;
 	size_t blen = o->size - o->bufs;
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 	unsigned long n = 0, buf_writes = 0;
 	struct vj_statistics st;
 	struct vj_flow flow;
-	struct vj_chan c;
+	struct test_chan c;
 	const char *why;
 	socklen_t len;
 	uint64_t end;
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 		return die("sigaction", errname(errno));
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	flow_init(&flow, argv[1], argv[2]);
-	vj_bind_flags = VJ_BIND_FW_BYPASS | VJ_BIND_F_DIRECT;
+	test_bind_flags = VJ_BIND_FW_BYPASS | VJ_BIND_F_DIRECT;
 
 	map_then_bind_whole(&flow);
 
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 	why = ring_map_parts(&c, PROT_READ);
 	if (why)
 		bad("mapping in parts before bind: %s", why);
-	if (vj_bind(fd, &flow))
+	if (test_bind(fd, &flow))
 		return die("bind", errname(errno));
 	if (why) {
 		/* Go on with what this kernel allows, to test the rest. */
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 		usleep(1000);
 	} while (access(argv[5], F_OK) && now_ns() < end);
 	chan_set_consumer(&c, chan_producer(&c));
-	e = vj_getopt(fd, VJ_STATISTICS, &st, sizeof(st), &len);
+	e = test_getopt(fd, VJ_STATISTICS, &st, sizeof(st), &len);
 	if (e)
 		return die("VJ_STATISTICS", errname(-e));
 	printf("rx_packets %llu\nrx_driver %llu\nrx_direct %llu\n"

@@ -146,7 +146,7 @@ const char *pkt_parse_at(const struct vj_desc *d, const uint8_t *data,
 	}
 }
 
-const char *pkt_parse(const struct vj_pkt *p, struct pkt_info *pi)
+const char *pkt_parse(const struct test_pkt *p, struct pkt_info *pi)
 {
 	const char *why = pkt_parse_at(&p->d, p->data, pi);
 

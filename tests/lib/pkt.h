@@ -45,7 +45,7 @@ struct pkt_info {
 bool proto_has_ports(uint8_t proto);
 const char *pkt_parse_at(const struct vj_desc *d, const uint8_t *data,
 			 struct pkt_info *pi);
-const char *pkt_parse(const struct vj_pkt *p, struct pkt_info *pi);
+const char *pkt_parse(const struct test_pkt *p, struct pkt_info *pi);
 const char *pkt_check_csums(const struct pkt_info *pi, bool udp);
 
 #endif /* _VJ_TL_PKT_H */

@@ -12,7 +12,7 @@
 #include "ring.h"
 #include "util.h"
 
-int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size)
+int test_set_ring(int fd, uint32_t entries, uint32_t buf_size)
 {
 	struct vj_ring_req req = {
 		.entries = entries,
@@ -22,20 +22,20 @@ int vj_set_ring(int fd, uint32_t entries, uint32_t buf_size)
 	return setsockopt(fd, SOL_VJCHAN, VJ_RING, &req, sizeof(req));
 }
 
-uint16_t vj_bind_flags = VJ_BIND_FW_BYPASS;
+uint16_t test_bind_flags = VJ_BIND_FW_BYPASS;
 
-int vj_bind(int fd, const struct vj_flow *f)
+int test_bind(int fd, const struct vj_flow *f)
 {
 	struct sockaddr_vj sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.svj_family = AF_VJCHAN;
-	sa.svj_flags = vj_bind_flags;
+	sa.svj_flags = test_bind_flags;
 	sa.svj_flow = *f;
 	return bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 }
 
-int vj_getopt(int fd, int opt, void *buf, socklen_t size, socklen_t *len)
+int test_getopt(int fd, int opt, void *buf, socklen_t size, socklen_t *len)
 {
 	*len = size;
 	if (getsockopt(fd, SOL_VJCHAN, opt, buf, len))
@@ -43,7 +43,7 @@ int vj_getopt(int fd, int opt, void *buf, socklen_t size, socklen_t *len)
 	return 0;
 }
 
-void chan_init(struct vj_chan *c, int fd)
+void chan_init(struct test_chan *c, int fd)
 {
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
@@ -51,14 +51,14 @@ void chan_init(struct vj_chan *c, int fd)
 }
 
 /* VJ_MMAP_OFFSETS into c->off, checked; NULL or the reason. */
-static const char *ring_offsets(struct vj_chan *c)
+static const char *ring_offsets(struct test_chan *c)
 {
 	static __thread char why[160];
 	struct vj_mmap_offsets *o = &c->off;
 	socklen_t len;
 	int e;
 
-	e = vj_getopt(c->fd, VJ_MMAP_OFFSETS, o, sizeof(*o), &len);
+	e = test_getopt(c->fd, VJ_MMAP_OFFSETS, o, sizeof(*o), &len);
 	if (e) {
 		snprintf(why, sizeof(why), "getsockopt(VJ_MMAP_OFFSETS): %s",
 			 errname(-e));
@@ -88,7 +88,7 @@ static const char *ring_offsets(struct vj_chan *c)
 	return NULL;
 }
 
-static void ring_set_ptrs(struct vj_chan *c)
+static void ring_set_ptrs(struct test_chan *c)
 {
 	const struct vj_mmap_offsets *o = &c->off;
 
@@ -111,7 +111,7 @@ bool chan_bound_direct(int fd)
 	       (sa.svj_flags & VJ_BIND_F_DIRECT);
 }
 
-const char *ring_map(struct vj_chan *c)
+const char *ring_map(struct test_chan *c)
 {
 	const char *w = ring_offsets(c);
 
@@ -123,7 +123,7 @@ const char *ring_map(struct vj_chan *c)
 	return ring_map_whole(c, PROT_READ | PROT_WRITE);
 }
 
-const char *ring_map_whole(struct vj_chan *c, int prot)
+const char *ring_map_whole(struct test_chan *c, int prot)
 {
 	static __thread char why[160];
 	const char *w = ring_offsets(c);
@@ -140,7 +140,7 @@ const char *ring_map_whole(struct vj_chan *c, int prot)
 	return NULL;
 }
 
-const char *ring_map_parts(struct vj_chan *c, int bufs_prot)
+const char *ring_map_parts(struct test_chan *c, int bufs_prot)
 {
 	static __thread char why[160];
 	const struct vj_mmap_offsets *o = &c->off;
@@ -176,7 +176,7 @@ const char *ring_map_parts(struct vj_chan *c, int bufs_prot)
 	return NULL;
 }
 
-const char *ring_unmap(struct vj_chan *c)
+const char *ring_unmap(struct test_chan *c)
 {
 	static __thread char why[64];
 
@@ -188,24 +188,24 @@ const char *ring_unmap(struct vj_chan *c)
 	return NULL;
 }
 
-uint32_t chan_producer(struct vj_chan *c)
+uint32_t chan_producer(struct test_chan *c)
 {
 	/* (C), matches (B): the descriptors and data are visible. */
 	return atomic_load_explicit(c->prod, memory_order_acquire);
 }
 
-void chan_set_consumer(struct vj_chan *c, uint32_t v)
+void chan_set_consumer(struct test_chan *c, uint32_t v)
 {
 	/* (D), matches (A): done with the buffers before this. */
 	atomic_store_explicit(c->cons, v, memory_order_release);
 }
 
-uint32_t chan_pending(struct vj_chan *c)
+uint32_t chan_pending(struct test_chan *c)
 {
 	return chan_producer(c) - c->head;
 }
 
-const char *ring_avail(struct vj_chan *c, uint32_t *n)
+const char *ring_avail(struct test_chan *c, uint32_t *n)
 {
 	static __thread char why[128];
 	uint32_t prod = chan_producer(c);
@@ -249,7 +249,7 @@ const char *desc_bounds(const struct vj_desc *d, uint32_t entries,
 	return why;
 }
 
-const char *ring_desc(struct vj_chan *c, uint32_t idx, struct vj_desc *d,
+const char *ring_desc(struct test_chan *c, uint32_t idx, struct vj_desc *d,
 		      const uint8_t **data)
 {
 	static __thread char why[200];
@@ -265,13 +265,13 @@ const char *ring_desc(struct vj_chan *c, uint32_t idx, struct vj_desc *d,
 	return NULL;
 }
 
-void ring_release(struct vj_chan *c, uint32_t n)
+void ring_release(struct test_chan *c, uint32_t n)
 {
 	c->head += n;
 	chan_set_consumer(c, c->head);
 }
 
-void ring_poll(struct vj_chan *c)
+void ring_poll(struct test_chan *c)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
