@@ -261,21 +261,21 @@ static bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
  * counted in the connection's conntrack entry, which does not see it.
  * Caller holds rcu_read_lock().
  */
-static struct vj_chan *vj_classify_fast(struct vj_net *vn,
-					const struct vj_flow_key *key,
+static struct vj_flow_entry *vj_classify_fast(struct vj_net *vn,
+					      const struct vj_flow_key *key,
 					const struct net_device *dev,
 					unsigned int len)
 {
-	struct vj_chan *chan = vj_flow_lookup(vn, key);
+	struct vj_flow_entry *fe = vj_flow_lookup(vn, key);
 	struct vj_sanction *s = NULL;
 
-	if (!chan)
+	if (!fe)
 		return NULL;
-	switch (chan->fw_mode) {
+	switch (fe->fw_mode) {
 	case VJ_BIND_FW_BYPASS:
 		break;
 	case VJ_BIND_FW_SANCTIONED:
-		s = vj_sanction_find(vn, chan, key);
+		s = vj_sanction_find(vn, fe, key);
 		if (s)
 			break;
 		fallthrough;
@@ -283,13 +283,13 @@ static struct vj_chan *vj_classify_fast(struct vj_net *vn,
 		vj_count(VJ_CNT_FW_DEFERRED);
 		return NULL;
 	}
-	if (!chan->transit && !vj_dst_local(vn->net, key, dev)) {
+	if (!fe->transit && !vj_dst_local(vn->net, key, dev)) {
 		vj_count(VJ_CNT_NOT_LOCAL);
 		return NULL;
 	}
 	if (s)
 		vj_sanction_use(s, len);
-	return chan;
+	return fe;
 }
 
 /* Confirm the packet's conntrack entry, as nf_confirm() would have. */
@@ -307,21 +307,21 @@ static unsigned int vj_classify_confirm(struct sk_buff *skb)
 }
 
 /* The filtered path: any winner, once its conntrack entry is confirmed. */
-static struct vj_chan *vj_classify_filtered(struct vj_net *vn,
-					    struct sk_buff *skb,
+static struct vj_flow_entry *vj_classify_filtered(struct vj_net *vn,
+						  struct sk_buff *skb,
 					    const struct vj_flow_key *key,
 					    unsigned int *verdict)
 {
-	struct vj_chan *chan = vj_flow_lookup(vn, key);
+	struct vj_flow_entry *fe = vj_flow_lookup(vn, key);
 
-	if (!chan)
+	if (!fe)
 		return NULL;
 	*verdict = vj_classify_confirm(skb);
 	if (*verdict != NF_ACCEPT)
 		return NULL;
-	if (chan->fw_mode == VJ_BIND_FW_SANCTIONED)
-		vj_sanction_note(vn, chan, key, skb);
-	return chan;
+	if (fe->fw_mode == VJ_BIND_FW_SANCTIONED)
+		vj_sanction_note(vn, fe, key, skb);
+	return fe;
 }
 
 /**
@@ -338,8 +338,8 @@ static struct vj_chan *vj_classify_filtered(struct vj_net *vn,
  * Return: the channel, or NULL: the packet goes on to the stack.
  * Context: a netfilter hook, under rcu_read_lock().
  */
-struct vj_chan *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
-				const struct nf_hook_state *state,
+struct vj_flow_entry *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
+				      const struct nf_hook_state *state,
 				struct vj_flow_key *key, int *thoff,
 				unsigned int *verdict)
 {
@@ -372,8 +372,8 @@ struct vj_chan *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
  * Return: the channel, or NULL: the frame goes on to the stack.
  * Context: under rcu_read_lock().
  */
-struct vj_chan *vj_classify_frame(struct net_device *dev, const u8 *frame,
-				  unsigned int hlen, unsigned int len,
+struct vj_flow_entry *vj_classify_frame(struct net_device *dev, const u8 *frame,
+					unsigned int hlen, unsigned int len,
 				  __be16 *proto)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)frame;

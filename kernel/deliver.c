@@ -96,7 +96,7 @@ static void vj_deliver_count(u32 path, bool claimed, unsigned int n)
 }
 
 /* Cut an aggregate into its segments and ring each; consumes @skb. */
-static void vj_deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
+static void vj_deliver_segments(struct vj_flow_entry *fe, struct sk_buff *skb,
 				const u8 *mac, unsigned int l2, int ifindex,
 			     u32 path)
 {
@@ -107,7 +107,7 @@ static void vj_deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
 	segs = skb_gso_segment(skb, 0);
 	if (IS_ERR_OR_NULL(segs)) {
 		/* No memory to cut it: every segment is lost for want of room. */
-		vj_ring_count_drops(chan->ring, segs_in);
+		vj_ring_count_drops(fe->ring, segs_in);
 		vj_count(VJ_CNT_GSO_FAILED);
 		vj_deliver_count(path, false, segs_in);
 		kfree_skb(skb);
@@ -116,7 +116,7 @@ static void vj_deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
 	vj_count(VJ_CNT_GSO_SEGMENTED);
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
-		if (!vj_ring_rx_skb(chan->ring, seg, mac, l2, ifindex, path)) {
+		if (!vj_ring_rx_skb(fe->ring, seg, mac, l2, ifindex, path)) {
 			claimed++;
 			consume_skb(seg);
 		} else {
@@ -127,13 +127,13 @@ static void vj_deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
 	vj_deliver_count(path, true, claimed);
 	vj_deliver_count(path, false, dropped);
 	if (claimed)
-		chan->sk->sk_data_ready(chan->sk);
+		fe->sk->sk_data_ready(fe->sk);
 	consume_skb(skb);
 }
 
 /**
- * vj_deliver_skb - put a packet that matched @chan into its ring
- * @chan: the channel (the caller holds rcu_read_lock())
+ * vj_deliver_skb - put a packet that matched @fe into its ring
+ * @fe: the channel (the caller holds rcu_read_lock())
  * @skb: the packet, skb->data at the network header; owned by the caller
  * @key: its flow key
  * @thoff: offset of its transport header from skb->data
@@ -145,7 +145,7 @@ static void vj_deliver_segments(struct vj_chan *chan, struct sk_buff *skb,
  * false, leaving @skb to the caller, if the channel is dead (its device
  * went away): the packet then goes on as if the channel did not exist.
  */
-bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
+bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
 		    const struct vj_flow_key *key, int thoff, unsigned int hook,
 		    u32 path)
 {
@@ -156,26 +156,26 @@ bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
 	if (skb_is_gso(skb)) {
 		u8 eth[ETH_HLEN];
 
-		if (vj_ring_dead(chan->ring))
+		if (vj_ring_dead(fe->ring))
 			return false;
 		/* Segmenting resets the aggregate's mac header: keep a copy. */
 		if (l2)
 			memcpy(eth, mac, l2);
 		/* GRO merged only segments whose checksums it verified. */
-		vj_deliver_segments(chan, skb, l2 ? eth : NULL, l2, ifindex,
+		vj_deliver_segments(fe, skb, l2 ? eth : NULL, l2, ifindex,
 				    path | VJ_DESC_F_CSUM_OK);
 		return true;
 	}
 
 	switch (vj_deliver_csum_verdict(skb, key, thoff, hook,
-					chan->csum_in_consumer)) {
+					fe->csum_in_consumer)) {
 	case CSUM_OK:
 		path |= VJ_DESC_F_CSUM_OK;
 		break;
 	case CSUM_BAD:
-		if (vj_ring_dead(chan->ring))
+		if (vj_ring_dead(fe->ring))
 			return false;
-		vj_ring_count_csum_bad(chan->ring);
+		vj_ring_count_csum_bad(fe->ring);
 		vj_count(VJ_CNT_CSUM_BAD);
 		kfree_skb_reason(skb, SKB_DROP_REASON_TCP_CSUM);
 		return true;
@@ -183,10 +183,10 @@ bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
 		break;
 	}
 
-	switch (vj_ring_rx_skb(chan->ring, skb, mac, l2, ifindex, path)) {
+	switch (vj_ring_rx_skb(fe->ring, skb, mac, l2, ifindex, path)) {
 	case 0:
 		vj_deliver_count(path, true, 1);
-		chan->sk->sk_data_ready(chan->sk);
+		fe->sk->sk_data_ready(fe->sk);
 		consume_skb(skb);
 		return true;
 	case -ENOSPC:

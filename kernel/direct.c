@@ -59,7 +59,7 @@ struct vj_direct_dev {
 };
 
 struct vj_direct {
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 	struct vj_ring *ring;
 	struct vj_direct_dev *ddev;	/* NULL once detached */
 	bool wake;			/* published in this poll */
@@ -151,10 +151,10 @@ void vj_direct_dev_gone(struct net_device *dev)
 }
 
 /*
- * Bind-time: make @chan, whose ring is @ring, own the receive queue of
+ * Bind-time: make @fe, whose ring is @ring, own the receive queue of
  * device @ifindex.  Called with rtnl_lock held, before the flow is bound.
  */
-int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
+int vj_direct_attach(struct net *net, int ifindex, struct vj_flow_entry *fe,
 		     struct vj_ring *ring, struct vj_direct **out)
 {
 	struct net_device *dev;
@@ -177,7 +177,7 @@ int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
 	err = vj_ring_direct_init(ring);
 	if (err)
 		goto err_free;
-	d->chan = chan;
+	d->fe = fe;
 	d->ring = ring;
 	d->ddev = dd;
 	dd->owner = d;
@@ -262,7 +262,7 @@ static bool vj_direct_claims(struct vj_direct *d, struct net_device *dev,
 	bool mine;
 
 	rcu_read_lock();
-	mine = vj_classify_frame(dev, head, hlen, len, proto) == d->chan;
+	mine = vj_classify_frame(dev, head, hlen, len, proto) == d->fe;
 	rcu_read_unlock();
 	return mine;
 }
@@ -337,7 +337,7 @@ void vj_direct_rx_done(struct vj_direct *d)
 {
 	if (d->wake) {
 		d->wake = false;
-		d->chan->sk->sk_data_ready(d->chan->sk);
+		d->fe->sk->sk_data_ready(d->fe->sk);
 	}
 }
 EXPORT_SYMBOL_GPL(vj_direct_rx_done);

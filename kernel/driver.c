@@ -51,12 +51,12 @@ EXPORT_SYMBOL_GPL(vj_put_buffer);
  * an unclaimed frame goes to the stack in this NAPI poll without a copy
  * (vj_default_napi_rx()); without, to the default channel's work item.
  */
-static struct vj_chan *vj_driver_rx_one(struct vj_buffer *buf,
-					struct napi_struct *napi,
+static struct vj_flow_entry *vj_driver_rx_one(struct vj_buffer *buf,
+					      struct napi_struct *napi,
 					struct vj_rx_result *res)
 {
 	struct net_device *dev = buf->dev;
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 	__be16 proto;
 
 	vj_count(VJ_CNT_DRIVER_RX);
@@ -71,10 +71,10 @@ static struct vj_chan *vj_driver_rx_one(struct vj_buffer *buf,
 		return NULL;
 	}
 	/* The whole frame is in the buffer: all of it may be read. */
-	chan = vj_classify_frame(dev, buf->data, buf->len, buf->len, &proto);
-	if (!chan)
+	fe = vj_classify_frame(dev, buf->data, buf->len, buf->len, &proto);
+	if (!fe)
 		goto to_default;
-	switch (vj_ring_rx_gbuf(chan->ring, buf, ETH_HLEN, proto)) {
+	switch (vj_ring_rx_gbuf(fe->ring, buf, ETH_HLEN, proto)) {
 	case 0:
 		break;
 	case -ENOSPC:
@@ -89,7 +89,7 @@ static struct vj_chan *vj_driver_rx_one(struct vj_buffer *buf,
 	vj_count(VJ_CNT_DRIVER_CLAIMED);
 	if (res)
 		res->channel++;
-	return chan;
+	return fe;
 
 to_default:
 	if (napi)
@@ -109,13 +109,13 @@ to_default:
  */
 void vj_netif_rx(struct vj_buffer *buf, unsigned int len)
 {
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 
 	buf->len = len;
 	rcu_read_lock();
-	chan = vj_driver_rx_one(buf, NULL, NULL);
-	if (chan)
-		chan->sk->sk_data_ready(chan->sk);
+	fe = vj_driver_rx_one(buf, NULL, NULL);
+	if (fe)
+		fe->sk->sk_data_ready(fe->sk);
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(vj_netif_rx);
@@ -128,16 +128,16 @@ static void vj_driver_rx_batch(struct napi_struct *napi,
 			       struct vj_buffer **bufs, unsigned int n,
 			       struct vj_rx_result *res)
 {
-	struct vj_chan *pending = NULL, *chan;
+	struct vj_flow_entry *pending = NULL, *fe;
 	unsigned int i;
 
 	rcu_read_lock();
 	for (i = 0; i < n; i++) {
-		chan = vj_driver_rx_one(bufs[i], napi, res);
-		if (chan && pending && chan != pending)
+		fe = vj_driver_rx_one(bufs[i], napi, res);
+		if (fe && pending && fe != pending)
 			pending->sk->sk_data_ready(pending->sk);
-		if (chan)
-			pending = chan;
+		if (fe)
+			pending = fe;
 	}
 	if (pending)
 		pending->sk->sk_data_ready(pending->sk);

@@ -110,7 +110,8 @@ static bool vj_key_equal(const struct vj_flow_key *a, const struct vj_flow_key *
 }
 
 /* Caller holds rcu_read_lock(); the channel stays valid until it drops it. */
-struct vj_chan *vj_flow_lookup(struct vj_net *vn, const struct vj_flow_key *pkt)
+struct vj_flow_entry *vj_flow_lookup(struct vj_net *vn,
+				     const struct vj_flow_key *pkt)
 {
 	struct vj_masks *masks = rcu_dereference(vn->masks[pkt->family]);
 	struct vj_flow_key mk;
@@ -120,12 +121,12 @@ struct vj_chan *vj_flow_lookup(struct vj_net *vn, const struct vj_flow_key *pkt)
 		return NULL;
 	for (i = 0; i < masks->n; i++) {
 		u8 m = masks->mask[i];
-		struct vj_chan *chan;
+		struct vj_flow_entry *fe;
 
 		vj_key_apply_mask(&mk, pkt, m);
-		hlist_for_each_entry_rcu(chan, vj_flow_bucket(vn, &mk, m), hnode)
-			if (chan->mask == m && vj_key_equal(&chan->key, &mk))
-				return chan;
+		hlist_for_each_entry_rcu(fe, vj_flow_bucket(vn, &mk, m), hnode)
+			if (fe->mask == m && vj_key_equal(&fe->key, &mk))
+				return fe;
 	}
 	return NULL;
 }
@@ -167,51 +168,51 @@ static int vj_masks_rebuild(struct vj_net *vn, unsigned int family)
 	return 0;
 }
 
-static void vj_flow_unhash(struct vj_net *vn, struct vj_chan *chan)
+static void vj_flow_unhash(struct vj_net *vn, struct vj_flow_entry *fe)
 {
-	unsigned int fam = chan->key.family;
+	unsigned int fam = fe->key.family;
 
 	lockdep_assert_held(&vn->lock);
-	hlist_del_rcu(&chan->hnode);
-	WRITE_ONCE(chan->hashed, false);
-	vj_sanction_forget_chan(vn, chan);
+	hlist_del_rcu(&fe->hnode);
+	WRITE_ONCE(fe->hashed, false);
+	vj_sanction_forget_chan(vn, fe);
 	/*
 	 * No memory for a smaller list: the published one stays, still valid
 	 * (nothing in it is freed) and a superset of the masks in use, which
 	 * only costs a wasted probe.  mask_refs stays exact, so the next
 	 * rebuild of this family drops the mask.
 	 */
-	if (!--vn->mask_refs[fam][chan->mask] && vj_masks_rebuild(vn, fam))
+	if (!--vn->mask_refs[fam][fe->mask] && vj_masks_rebuild(vn, fam))
 		vj_count(VJ_CNT_MASKS_NOMEM);
 }
 
-/* Whether a channel other than @except has @chan's flow id. */
-static bool vj_flow_taken(struct vj_net *vn, const struct vj_chan *chan,
-			  const struct vj_chan *except)
+/* Whether a channel other than @except has @fe's flow id. */
+static bool vj_flow_taken(struct vj_net *vn, const struct vj_flow_entry *fe,
+			  const struct vj_flow_entry *except)
 {
-	struct vj_chan *other;
+	struct vj_flow_entry *other;
 
-	hlist_for_each_entry(other, vj_flow_bucket(vn, &chan->key, chan->mask), hnode)
-		if (other != except && other->mask == chan->mask &&
-		    vj_key_equal(&other->key, &chan->key))
+	hlist_for_each_entry(other, vj_flow_bucket(vn, &fe->key, fe->mask), hnode)
+		if (other != except && other->mask == fe->mask &&
+		    vj_key_equal(&other->key, &fe->key))
 			return true;
 	return false;
 }
 
 /*
- * Put @chan (key, mask, flow and ring set) into the table and the channel
+ * Put @fe (key, mask, flow and ring set) into the table and the channel
  * list; @except, if not NULL, is a channel about to leave the table, whose
- * flow id @chan may share.  Called with vn->lock held.  Returns 0,
+ * flow id @fe may share.  Called with vn->lock held.  Returns 0,
  * -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
  */
-static int vj_flow_insert(struct vj_net *vn, struct vj_chan *chan,
-			  const struct vj_chan *except)
+static int vj_flow_insert(struct vj_net *vn, struct vj_flow_entry *fe,
+			  const struct vj_flow_entry *except)
 {
-	unsigned int fam = chan->key.family;
+	unsigned int fam = fe->key.family;
 	int err;
 
 	lockdep_assert_held(&vn->lock);
-	if (chan->key.ifindex) {
+	if (fe->key.ifindex) {
 		struct net_device *dev;
 
 		/* Checked under vn->lock, which the unregister notifier also
@@ -219,38 +220,38 @@ static int vj_flow_insert(struct vj_net *vn, struct vj_chan *chan,
 		 * between this check and the insertion unnoticed.
 		 */
 		rcu_read_lock();
-		dev = dev_get_by_index_rcu(vn->net, chan->key.ifindex);
+		dev = dev_get_by_index_rcu(vn->net, fe->key.ifindex);
 		err = (!dev || dev->reg_state != NETREG_REGISTERED) ? -ENODEV : 0;
 		rcu_read_unlock();
 		if (err)
 			return err;
 	}
-	if (vj_flow_taken(vn, chan, except))
+	if (vj_flow_taken(vn, fe, except))
 		return -EADDRINUSE;
 
-	if (!vn->mask_refs[fam][chan->mask]++) {
+	if (!vn->mask_refs[fam][fe->mask]++) {
 		err = vj_masks_rebuild(vn, fam);
 		if (err) {
-			vn->mask_refs[fam][chan->mask]--;
+			vn->mask_refs[fam][fe->mask]--;
 			return err;
 		}
 	}
-	hlist_add_head_rcu(&chan->hnode, vj_flow_bucket(vn, &chan->key, chan->mask));
-	WRITE_ONCE(chan->hashed, true);
-	list_add_tail(&chan->list, &vn->channels);
+	hlist_add_head_rcu(&fe->hnode, vj_flow_bucket(vn, &fe->key, fe->mask));
+	WRITE_ONCE(fe->hashed, true);
+	list_add_tail(&fe->list, &vn->channels);
 	return 0;
 }
 
 /*
- * Bind @chan (key, mask, flow and ring already set) into @vn.
+ * Bind @fe (key, mask, flow and ring already set) into @vn.
  * Returns 0, -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
  */
-int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
+int vj_flow_bind(struct vj_net *vn, struct vj_flow_entry *fe)
 {
 	int err;
 
 	mutex_lock(&vn->lock);
-	err = vj_flow_insert(vn, chan, NULL);
+	err = vj_flow_insert(vn, fe, NULL);
 	mutex_unlock(&vn->lock);
 	return err;
 }
@@ -265,8 +266,8 @@ int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan)
  * returns; on an error @old stays as it was.  The caller waits for a grace
  * period before it reuses @old.
  */
-int vj_flow_replace(struct vj_net *vn, struct vj_chan *old,
-		    struct vj_chan *new)
+int vj_flow_replace(struct vj_net *vn, struct vj_flow_entry *old,
+		    struct vj_flow_entry *new)
 {
 	int err = -ENOENT;
 
@@ -282,32 +283,32 @@ int vj_flow_replace(struct vj_net *vn, struct vj_chan *old,
 	return err;
 }
 
-/* The caller waits for an RCU grace period before freeing @chan. */
-void vj_flow_unbind(struct vj_net *vn, struct vj_chan *chan)
+/* The caller waits for an RCU grace period before freeing @fe. */
+void vj_flow_unbind(struct vj_net *vn, struct vj_flow_entry *fe)
 {
 	mutex_lock(&vn->lock);
-	if (chan->hashed)
-		vj_flow_unhash(vn, chan);
-	list_del(&chan->list);
+	if (fe->hashed)
+		vj_flow_unhash(vn, fe);
+	list_del(&fe->list);
 	mutex_unlock(&vn->lock);
 }
 
 /* The interface @ifindex is being unregistered: its channels go dead. */
 void vj_flow_dev_gone(struct vj_net *vn, int ifindex)
 {
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 
 	mutex_lock(&vn->lock);
-	list_for_each_entry(chan, &vn->channels, list) {
-		if (!chan->hashed || chan->key.ifindex != ifindex)
+	list_for_each_entry(fe, &vn->channels, list) {
+		if (!fe->hashed || fe->key.ifindex != ifindex)
 			continue;
-		vj_flow_unhash(vn, chan);
+		vj_flow_unhash(vn, fe);
 		/* The socket cannot be released meanwhile: its close
 		 * unbinds under vn->lock.
 		 */
-		vj_ring_set_dead(chan->ring);
-		WRITE_ONCE(chan->sk->sk_err, ENODEV);
-		sk_error_report(chan->sk);
+		vj_ring_set_dead(fe->ring);
+		WRITE_ONCE(fe->sk->sk_err, ENODEV);
+		sk_error_report(fe->sk);
 	}
 	mutex_unlock(&vn->lock);
 }

@@ -45,14 +45,14 @@ static unsigned int vj_hook_in(void *priv, struct sk_buff *skb,
 {
 	struct vj_net *vn = priv;
 	struct vj_flow_key key;
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 	unsigned int verdict;
 	int thoff;
 
-	chan = vj_classify_skb(vn, skb, state, &key, &thoff, &verdict);
-	if (!chan)
+	fe = vj_classify_skb(vn, skb, state, &key, &thoff, &verdict);
+	if (!fe)
 		return verdict;
-	if (!vj_deliver_skb(chan, skb, &key, thoff, state->hook,
+	if (!vj_deliver_skb(fe, skb, &key, thoff, state->hook,
 			    state->hook == NF_INET_LOCAL_IN ?
 			    VJ_DESC_F_FILTERED : 0))
 		return NF_ACCEPT;

@@ -126,20 +126,20 @@ static const char *const vj_fw_mode_name[] = {
 };
 
 /* One line of /proc/net/vjchan; called under vj_net->lock. */
-static void vj_proc_show_chan(struct seq_file *seq, struct vj_chan *chan)
+static void vj_proc_show_chan(struct seq_file *seq, struct vj_flow_entry *fe)
 {
-	const struct vj_flow *f = &chan->flow;
-	struct vj_ring *ring = chan->ring;
+	const struct vj_flow *f = &fe->flow;
+	struct vj_ring *ring = fe->ring;
 	struct vj_statistics st;
 	unsigned int i;
 
 	vj_ring_get_stats(ring, &st);
-	seq_printf(seq, "%lu %s", sock_i_ino(chan->sk),
+	seq_printf(seq, "%lu %s", sock_i_ino(fe->sk),
 		   f->family == AF_INET ? "ipv4" : "ipv6");
 	vj_proc_show_num(seq, f->proto);
-	vj_proc_show_addr(seq, f, &f->saddr, !(chan->mask & VJ_M_SADDR));
+	vj_proc_show_addr(seq, f, &f->saddr, !(fe->mask & VJ_M_SADDR));
 	vj_proc_show_num(seq, ntohs(f->sport));
-	vj_proc_show_addr(seq, f, &f->daddr, !(chan->mask & VJ_M_DADDR));
+	vj_proc_show_addr(seq, f, &f->daddr, !(fe->mask & VJ_M_DADDR));
 	vj_proc_show_num(seq, ntohs(f->dport));
 	vj_proc_show_num(seq, f->ifindex);
 	seq_printf(seq, " %u %u", ring->entries, ring->buf_size);
@@ -147,7 +147,7 @@ static void vj_proc_show_chan(struct seq_file *seq, struct vj_chan *chan)
 		size_t off = vj_proc_columns[i].off;
 
 		if (off == VJ_FW_COLUMN)
-			seq_printf(seq, " %s", vj_fw_mode_name[chan->fw_mode]);
+			seq_printf(seq, " %s", vj_fw_mode_name[fe->fw_mode]);
 		else
 			seq_printf(seq, " %llu", *(u64 *)((u8 *)&st + off));
 	}
@@ -161,7 +161,7 @@ static int vj_proc_seq_show(struct seq_file *seq, void *v)
 	unsigned int i;
 
 	if (v != &vn->channels) {
-		vj_proc_show_chan(seq, list_entry(v, struct vj_chan, list));
+		vj_proc_show_chan(seq, list_entry(v, struct vj_flow_entry, list));
 		return 0;
 	}
 	seq_puts(seq, "inode family proto saddr sport daddr dport ifindex entries buf_size");

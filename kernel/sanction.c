@@ -45,7 +45,7 @@ struct vj_sanction {
 	struct hlist_node node;		/* vn->sanctions, RCU */
 	struct rcu_head rcu;
 	struct vj_flow_key key;		/* the connection's tuple, ifindex 0 */
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 	struct nf_conn *ct;		/* holds a reference */
 	u32 timeout;			/* jiffies the entry had when noted */
 	u8 dir;				/* IP_CT_DIR_* of the tuple */
@@ -113,14 +113,14 @@ static void vj_sanction_sweep(struct vj_net *vn)
 /**
  * vj_sanction_note - remember a connection if the ruleset sanctioned it
  * @vn: the namespace's channels
- * @chan: the sanctioned channel the filtered path just delivered to
+ * @fe: the sanctioned channel the filtered path just delivered to
  * @key: the packet's flow key
  * @skb: the packet, with its (confirmed) conntrack entry
  *
  * The packet's direction in the entry (ORIGINAL or REPLY) is that of every
  * later packet of the same tuple.  Softirq context, under rcu_read_lock().
  */
-void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
+void vj_sanction_note(struct vj_net *vn, struct vj_flow_entry *fe,
 		      const struct vj_flow_key *key, struct sk_buff *skb)
 {
 	unsigned int mark = READ_ONCE(vj_sanction_mark);
@@ -144,7 +144,7 @@ void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 		return;
 	}
 	s->key = t;
-	s->chan = chan;
+	s->fe = fe;
 	s->ct = ct;
 	s->timeout = max_t(u32, nf_ct_expires(ct), HZ);
 	s->dir = CTINFO2DIR(ctinfo);
@@ -155,7 +155,7 @@ void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
 		if (!memcmp(&old->key, &t, sizeof(t)))
 			goto out_free;	/* noted already */
 	/* The channel is unbound under vn->lock, then forgotten here. */
-	if (!READ_ONCE(chan->hashed))
+	if (!READ_ONCE(fe->hashed))
 		goto out_free;
 	if (vn->nsanctions >= VJ_SANCTION_MAX)
 		vj_sanction_sweep(vn);
@@ -176,16 +176,17 @@ out_free:
 }
 
 /**
- * vj_sanction_find - may a fast path give this packet to @chan?
+ * vj_sanction_find - may a fast path give this packet to @fe?
  * @vn: the namespace's channels
- * @chan: the sanctioned channel that won the match rule
+ * @fe: the sanctioned channel that won the match rule
  * @key: the packet's flow key
  *
- * Returns the sanction if the packet's connection was sanctioned for @chan
+ * Returns the sanction if the packet's connection was sanctioned for @fe
  * and its conntrack entry lives, else NULL.  Caller holds rcu_read_lock(),
  * which keeps the sanction until vj_sanction_use().
  */
-struct vj_sanction *vj_sanction_find(struct vj_net *vn, struct vj_chan *chan,
+struct vj_sanction *vj_sanction_find(struct vj_net *vn,
+				     struct vj_flow_entry *fe,
 				     const struct vj_flow_key *key)
 {
 	struct vj_sanction *s;
@@ -197,7 +198,7 @@ struct vj_sanction *vj_sanction_find(struct vj_net *vn, struct vj_chan *chan,
 	hlist_for_each_entry_rcu(s, vj_sanction_bucket(vn, &t), node) {
 		if (memcmp(&s->key, &t, sizeof(t)))
 			continue;
-		if (s->chan != chan || vj_sanction_stale(s))
+		if (s->fe != fe || vj_sanction_stale(s))
 			return NULL;
 		return s;
 	}
@@ -234,19 +235,19 @@ void vj_sanction_use(struct vj_sanction *s, unsigned int len)
 	}
 }
 
-/* @chan is being unbound (its packets can no longer find it). */
-void vj_sanction_forget_chan(struct vj_net *vn, struct vj_chan *chan)
+/* @fe is being unbound (its packets can no longer find it). */
+void vj_sanction_forget_chan(struct vj_net *vn, struct vj_flow_entry *fe)
 {
 	struct vj_sanction *s;
 	struct hlist_node *n;
 	unsigned int i;
 
-	if (chan->fw_mode != VJ_BIND_FW_SANCTIONED)
+	if (fe->fw_mode != VJ_BIND_FW_SANCTIONED)
 		return;
 	spin_lock_bh(&vn->sanction_lock);
 	for (i = 0; i < ARRAY_SIZE(vn->sanctions); i++)
 		hlist_for_each_entry_safe(s, n, &vn->sanctions[i], node)
-			if (s->chan == chan)
+			if (s->fe == fe)
 				vj_sanction_del(vn, s);
 	spin_unlock_bh(&vn->sanction_lock);
 }

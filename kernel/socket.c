@@ -54,24 +54,24 @@ int vj_sock_ensure_ring(struct vj_sock *vs)
 			      &vj_pernet(sock_net(&vs->sk))->gbufs);
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
-	vs->chan.ring = ring;
+	vs->fe.ring = ring;
 	/* Pairs with the lockless smp_load_acquire()s of vs->ring. */
 	smp_store_release(&vs->ring, ring);
 	return 0;
 }
 
 /*
- * Put @chan into the flow table of the socket's namespace, whose netfilter
+ * Put @fe into the flow table of the socket's namespace, whose netfilter
  * hooks are registered first (on the namespace's first bind).  Called
  * with vs->lock held.  Returns 0 or what vj_hook_register() or
  * vj_flow_bind() returned.
  */
-int vj_sock_flow_bind(struct vj_sock *vs, struct vj_chan *chan)
+int vj_sock_flow_bind(struct vj_sock *vs, struct vj_flow_entry *fe)
 {
 	struct vj_net *vn = vj_pernet(sock_net(&vs->sk));
 	int err = vj_hook_register(vn);
 
-	return err ?: vj_flow_bind(vn, chan);
+	return err ?: vj_flow_bind(vn, fe);
 }
 
 /*
@@ -82,7 +82,7 @@ void vj_sock_unbind(struct vj_sock *vs)
 {
 	mutex_lock(&vs->lock);
 	if (vs->bound) {
-		vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), &vs->chan);
+		vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), &vs->fe);
 		vs->bound = false;
 	}
 	mutex_unlock(&vs->lock);
@@ -114,7 +114,7 @@ static int vj_raw_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len
 {
 	struct sockaddr_vj *addr = (struct sockaddr_vj *)uaddr;
 	struct vj_sock *vs = vj_sk(sock->sk);
-	struct vj_chan *chan = &vs->chan;
+	struct vj_flow_entry *fe = &vs->fe;
 	struct vj_flow_key key;
 	u16 flags;
 	u8 mask;
@@ -149,18 +149,18 @@ static int vj_raw_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len
 	err = vj_sock_ensure_ring(vs);
 	if (err)
 		goto out_unlock;
-	chan->key = key;
-	chan->mask = mask;
-	chan->flow = addr->svj_flow;
-	chan->fw_mode = flags & VJ_BIND_FW_MASK;
-	chan->transit = flags & VJ_BIND_F_TRANSIT;
+	fe->key = key;
+	fe->mask = mask;
+	fe->flow = addr->svj_flow;
+	fe->fw_mode = flags & VJ_BIND_FW_MASK;
+	fe->transit = flags & VJ_BIND_F_TRANSIT;
 	if (flags & VJ_BIND_F_DIRECT) {
-		err = vj_direct_attach(sock_net(sock->sk), key.ifindex, chan,
+		err = vj_direct_attach(sock_net(sock->sk), key.ifindex, fe,
 				       vs->ring, &vs->direct);
 		if (err)
 			goto out_unlock;
 	}
-	err = vj_sock_flow_bind(vs, chan);
+	err = vj_sock_flow_bind(vs, fe);
 	if (err)
 		goto out_release_direct;
 	vs->bound = true;
@@ -190,10 +190,10 @@ static int vj_raw_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	addr->svj_family = AF_VJCHAN;
 	mutex_lock(&vs->lock);
 	if (vs->bound) {
-		addr->svj_flags = vs->chan.fw_mode |
-				  (vs->chan.transit ? VJ_BIND_F_TRANSIT : 0) |
+		addr->svj_flags = vs->fe.fw_mode |
+				  (vs->fe.transit ? VJ_BIND_F_TRANSIT : 0) |
 				  (vs->direct ? VJ_BIND_F_DIRECT : 0);
-		addr->svj_flow = vs->chan.flow;
+		addr->svj_flow = vs->fe.flow;
 	}
 	mutex_unlock(&vs->lock);
 	return sizeof(*addr);
@@ -423,8 +423,8 @@ void vj_sock_init(struct socket *sock, struct sock *sk,
 	mutex_init(&vs->lock);
 	vs->req.entries = VJ_RING_DEF_ENTRIES;
 	vs->req.buf_size = VJ_BUF_DEF_SIZE;
-	vs->chan.sk = sk;
-	INIT_LIST_HEAD(&vs->chan.list);
+	vs->fe.sk = sk;
+	INIT_LIST_HEAD(&vs->fe.list);
 	vj_count(VJ_CNT_CHANNELS_CREATED);
 	pr_debug("channel %p created\n", vs);
 }

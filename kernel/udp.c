@@ -87,14 +87,14 @@ static void vj_udp_holder_flow(struct vj_udp_sock *us, struct vj_flow *flow)
  * The slot not bound, once no receive path can still be reading it (see
  * vj_udp.h).  Called with vs->lock held.
  */
-static struct vj_chan *vj_udp_spare_slot(struct vj_udp_sock *us)
+static struct vj_flow_entry *vj_udp_spare_slot(struct vj_udp_sock *us)
 {
 	cond_synchronize_rcu(us->unhash_gp);
-	return us->chan == &us->vs.chan ? &us->alt : &us->vs.chan;
+	return us->fe == &us->vs.fe ? &us->alt : &us->vs.fe;
 }
 
-/* Fill the unbound slot @chan for @flow; the ring exists. */
-static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_chan *chan,
+/* Fill the unbound slot @fe for @flow; the ring exists. */
+static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_flow_entry *fe,
 			    const struct vj_flow *flow)
 {
 	struct vj_flow_key key;
@@ -104,14 +104,14 @@ static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_chan *chan,
 	err = vj_flow_from_user(flow, &key, &mask);
 	if (err)
 		return err;
-	chan->key = key;
-	chan->mask = mask;
-	chan->flow = *flow;
-	chan->ring = us->vs.ring;
-	chan->fw_mode = us->fw_mode;
-	chan->transit = false;
+	fe->key = key;
+	fe->mask = mask;
+	fe->flow = *flow;
+	fe->ring = us->vs.ring;
+	fe->fw_mode = us->fw_mode;
+	fe->transit = false;
 	/* Checksums without a device verdict are summed in recvmsg(). */
-	chan->csum_in_consumer = true;
+	fe->csum_in_consumer = true;
 	return 0;
 }
 
@@ -122,7 +122,7 @@ static void vj_udp_unbind_chan(struct vj_udp_sock *us)
 
 	if (!vs->bound)
 		return;
-	vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), us->chan);
+	vj_flow_unbind(vj_pernet(sock_net(&vs->sk)), us->fe);
 	us->unhash_gp = get_state_synchronize_rcu();
 	WRITE_ONCE(vs->bound, false);
 }
@@ -135,21 +135,21 @@ static int vj_udp_bind_chan(struct vj_udp_sock *us)
 {
 	struct vj_sock *vs = &us->vs;
 	struct vj_flow flow;
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 	int err;
 
 	vj_udp_holder_flow(us, &flow);
 	err = vj_sock_ensure_ring(vs);
 	if (err)
 		return err;
-	chan = vj_udp_spare_slot(us);
-	err = vj_udp_fill_slot(us, chan, &flow);
+	fe = vj_udp_spare_slot(us);
+	err = vj_udp_fill_slot(us, fe, &flow);
 	if (err)
 		return err;
-	err = vj_sock_flow_bind(vs, chan);
+	err = vj_sock_flow_bind(vs, fe);
 	if (err)
 		return err;
-	us->chan = chan;
+	us->fe = fe;
 	WRITE_ONCE(us->port, flow.dport);
 	WRITE_ONCE(vs->bound, true);
 	return 0;
@@ -216,7 +216,7 @@ out_unlock:
 static void vj_udp_follow_holder(struct vj_udp_sock *us)
 {
 	struct vj_sock *vs = &us->vs;
-	struct vj_chan *spare;
+	struct vj_flow_entry *spare;
 	struct vj_flow flow;
 
 	mutex_lock(&vs->lock);
@@ -227,13 +227,13 @@ static void vj_udp_follow_holder(struct vj_udp_sock *us)
 		goto out_unlock;
 	}
 	vj_udp_holder_flow(us, &flow);
-	if (!memcmp(&flow, &us->chan->flow, sizeof(flow)))
+	if (!memcmp(&flow, &us->fe->flow, sizeof(flow)))
 		goto out_unlock;
 	spare = vj_udp_spare_slot(us);
 	if (vj_udp_fill_slot(us, spare, &flow) ||
-	    vj_flow_replace(vj_pernet(sock_net(&vs->sk)), us->chan, spare))
+	    vj_flow_replace(vj_pernet(sock_net(&vs->sk)), us->fe, spare))
 		goto out_unlock;
-	us->chan = spare;
+	us->fe = spare;
 	us->unhash_gp = get_state_synchronize_rcu();
 out_unlock:
 	mutex_unlock(&vs->lock);
@@ -650,7 +650,7 @@ static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 	us = vj_udp_sk(sk);
 	us->alt.sk = sk;
 	INIT_LIST_HEAD(&us->alt.list);
-	us->chan = &us->vs.chan;
+	us->fe = &us->vs.fe;
 	us->unhash_gp = get_completed_synchronize_rcu();
 	us->holder = holder;
 	us->family = family;

@@ -18,18 +18,18 @@ struct net_device;
 struct nf_hook_state;
 struct sk_buff;
 struct sock;
-struct vj_chan;
+struct vj_flow_entry;
 struct vj_flow_key;
 struct vj_net;
 
 int vj_fw_bind_check(struct sock *sk, u16 flags);
 int vj_fw_mode_check(u16 flags);
-struct vj_chan *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
-				const struct nf_hook_state *state,
+struct vj_flow_entry *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
+				      const struct nf_hook_state *state,
 				struct vj_flow_key *key, int *thoff,
 				unsigned int *verdict);
-struct vj_chan *vj_classify_frame(struct net_device *dev, const u8 *frame,
-				  unsigned int hlen, unsigned int len,
+struct vj_flow_entry *vj_classify_frame(struct net_device *dev, const u8 *frame,
+					unsigned int hlen, unsigned int len,
 				  __be16 *proto);
 
 #endif /* _VJ_CLASSIFY_H */

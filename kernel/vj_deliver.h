@@ -9,11 +9,11 @@
 #include <linux/types.h>
 
 struct sk_buff;
-struct vj_chan;
+struct vj_flow_entry;
 
 struct vj_flow_key;
 
-bool vj_deliver_skb(struct vj_chan *chan, struct sk_buff *skb,
+bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
 		    const struct vj_flow_key *key, int thoff, unsigned int hook,
 		    u32 path);
 

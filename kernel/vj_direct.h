@@ -7,10 +7,10 @@
 
 struct net;
 struct net_device;
-struct vj_chan;
+struct vj_flow_entry;
 struct vj_ring;
 
-int vj_direct_attach(struct net *net, int ifindex, struct vj_chan *chan,
+int vj_direct_attach(struct net *net, int ifindex, struct vj_flow_entry *fe,
 		     struct vj_ring *ring, struct vj_direct **out);
 void vj_direct_release_locked(struct vj_direct *d);
 void vj_direct_release(struct vj_direct *d);

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Flow classification: which channel a packet belongs to.
+ * The flow table: which channel a packet belongs to.
  *
- * Each network namespace keeps its channels in one hash table keyed by
- * (mask, masked flow key), where the mask says which fields the channel
- * specifies.  A lookup tries, per address family, each mask that some
- * channel uses, most specific first, and stops at the first hit: a tuple
- * space search.  Readers (the receive paths) run under RCU and take no lock;
- * writers (bind, close, device removal, a UDP channel's connect) hold
- * vj_net->lock.  A channel's key never changes while it is in the table:
- * a new flow id for a bound channel is a second struct vj_chan that takes
- * the first one's place (vj_flow_replace()).
+ * Each network namespace keeps its bound channels in one hash table, one
+ * entry (struct vj_flow_entry) per bound flow id, keyed by (mask, masked
+ * flow key), where the mask says which fields the channel specifies.  A
+ * lookup tries, per address family, each mask that some channel uses,
+ * most specific first, and stops at the first hit: a tuple space search.
+ * Readers (the receive paths) run under RCU and take no lock; writers
+ * (bind, close, device removal, a UDP channel's connect) hold vj_net->lock.
+ * An entry's key never changes while it is in the table: a new flow id for
+ * a bound channel is a second entry that takes the first one's place
+ * (vj_flow_replace()).
  */
 #ifndef _VJ_FLOW_H
 #define _VJ_FLOW_H
@@ -42,7 +43,8 @@ struct vj_ring;
 #define VJ_HASH_BITS	10
 #define VJ_SANCTION_BITS	8
 
-struct vj_chan {
+/* A bound channel's place in the table: its flow id, socket and ring. */
+struct vj_flow_entry {
 	struct hlist_node hnode;	/* vj_net->table, RCU */
 	struct list_head list;		/* vj_net->channels */
 	struct vj_flow_key key;
@@ -65,12 +67,12 @@ struct vj_masks {
 
 int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,
 		      u8 *mask);
-struct vj_chan *vj_flow_lookup(struct vj_net *vn,
-			       const struct vj_flow_key *pkt);
-int vj_flow_bind(struct vj_net *vn, struct vj_chan *chan);
-int vj_flow_replace(struct vj_net *vn, struct vj_chan *old,
-		    struct vj_chan *new);
-void vj_flow_unbind(struct vj_net *vn, struct vj_chan *chan);
+struct vj_flow_entry *vj_flow_lookup(struct vj_net *vn,
+				     const struct vj_flow_key *pkt);
+int vj_flow_bind(struct vj_net *vn, struct vj_flow_entry *fe);
+int vj_flow_replace(struct vj_net *vn, struct vj_flow_entry *old,
+		    struct vj_flow_entry *new);
+void vj_flow_unbind(struct vj_net *vn, struct vj_flow_entry *fe);
 void vj_flow_dev_gone(struct vj_net *vn, int ifindex);
 void vj_flow_net_init(struct vj_net *vn, struct net *net);
 void vj_flow_net_exit(struct vj_net *vn);

@@ -9,19 +9,20 @@
 #include <linux/types.h>
 
 struct sk_buff;
-struct vj_chan;
+struct vj_flow_entry;
 struct vj_flow_key;
 struct vj_net;
 struct vj_sanction;
 
 extern unsigned int vj_sanction_mark;
 
-void vj_sanction_note(struct vj_net *vn, struct vj_chan *chan,
+void vj_sanction_note(struct vj_net *vn, struct vj_flow_entry *fe,
 		      const struct vj_flow_key *key, struct sk_buff *skb);
-struct vj_sanction *vj_sanction_find(struct vj_net *vn, struct vj_chan *chan,
+struct vj_sanction *vj_sanction_find(struct vj_net *vn,
+				     struct vj_flow_entry *fe,
 				     const struct vj_flow_key *key);
 void vj_sanction_use(struct vj_sanction *s, unsigned int len);
-void vj_sanction_forget_chan(struct vj_net *vn, struct vj_chan *chan);
+void vj_sanction_forget_chan(struct vj_net *vn, struct vj_flow_entry *fe);
 void vj_sanction_net_init(struct vj_net *vn);
 void vj_sanction_net_exit(struct vj_net *vn);
 

@@ -18,7 +18,7 @@ struct vj_sock {
 	struct mutex lock;	/* configuration: ring geometry, ring, bind */
 	struct vj_ring_req req;
 	struct vj_ring *ring;
-	struct vj_chan chan;
+	struct vj_flow_entry fe;
 	struct vj_direct *direct;	/* VJ_BIND_F_DIRECT, set at bind */
 	bool bound;
 };
@@ -39,7 +39,7 @@ void vj_sock_proto_set(int protocol, vj_sock_create_t create);
 void vj_sock_init(struct socket *sock, struct sock *sk,
 		  const struct proto_ops *ops);
 int vj_sock_ensure_ring(struct vj_sock *vs);
-int vj_sock_flow_bind(struct vj_sock *vs, struct vj_chan *chan);
+int vj_sock_flow_bind(struct vj_sock *vs, struct vj_flow_entry *fe);
 void vj_sock_unbind(struct vj_sock *vs);
 void vj_sock_put(struct socket *sock);
 int vj_sock_mmap(struct file *file, struct socket *sock,

@@ -31,8 +31,8 @@ struct socket;
 
 struct vj_udp_sock {
 	struct vj_sock vs;	/* must be first */
-	struct vj_chan alt;	/* the second flow id slot, beside vs.chan */
-	struct vj_chan *chan;	/* the slot bound while vs.bound */
+	struct vj_flow_entry alt;	/* the second flow id slot, beside vs.fe */
+	struct vj_flow_entry *fe;	/* the slot bound while vs.bound */
 	unsigned long unhash_gp; /* RCU state when a slot last left the table */
 	struct socket *holder;	/* the port holder, for the socket's life */
 	struct mutex rx_lock;	/* receiving calls */

@@ -55,7 +55,7 @@
 static int vj_xdp_rx(struct xdp_buff *xdp)
 {
 	struct net_device *dev = xdp->rxq->dev;
-	struct vj_chan *chan;
+	struct vj_flow_entry *fe;
 	__be16 proto;
 	int ret = VJ_XDP_PASS;
 
@@ -65,14 +65,14 @@ static int vj_xdp_rx(struct xdp_buff *xdp)
 	 * rest of a multi-buffer frame is in fragments.  A frame whose
 	 * headers do not all lie in the linear part is left to the stack.
 	 */
-	chan = vj_classify_frame(dev, xdp->data, xdp->data_end - xdp->data,
-				 xdp_get_buff_len(xdp), &proto);
-	if (!chan)
+	fe = vj_classify_frame(dev, xdp->data, xdp->data_end - xdp->data,
+			       xdp_get_buff_len(xdp), &proto);
+	if (!fe)
 		goto out_unlock;
-	switch (vj_ring_rx_xdp(chan->ring, xdp, dev->ifindex, proto)) {
+	switch (vj_ring_rx_xdp(fe->ring, xdp, dev->ifindex, proto)) {
 	case 0:
 		vj_count(VJ_CNT_XDP_CLAIMED);
-		chan->sk->sk_data_ready(chan->sk);
+		fe->sk->sk_data_ready(fe->sk);
 		ret = VJ_XDP_CLAIMED;
 		break;
 	case -ENOSPC:
