@@ -29,7 +29,7 @@ static LLIST_HEAD(default_queue);
 static void vj_default_work_fn(struct work_struct *work);
 static DECLARE_WORK(default_work, vj_default_work_fn);
 
-static void vj_default_pass(struct vj_buffer *buf)
+static void vj_default_pass(struct vj_gbuf *buf)
 {
 	struct net_device *dev = buf->dev;
 	struct sk_buff *skb;
@@ -49,7 +49,7 @@ static void vj_default_pass(struct vj_buffer *buf)
 static void vj_default_work_fn(struct work_struct *work)
 {
 	struct llist_node *list;
-	struct vj_buffer *buf, *next;
+	struct vj_gbuf *buf, *next;
 	unsigned int n = 0;
 
 	list = llist_reverse_order(llist_del_all(&default_queue));
@@ -70,7 +70,7 @@ static void vj_default_work_fn(struct work_struct *work)
 }
 
 /* Takes ownership of @buf; buf->dev is held until the stack has the frame. */
-void vj_default_rx(struct vj_buffer *buf)
+void vj_default_rx(struct vj_gbuf *buf)
 {
 	vj_count(VJ_CNT_DEFAULT_RX);
 	netdev_hold(buf->dev, &buf->dev_tracker, GFP_ATOMIC);
@@ -83,7 +83,7 @@ void vj_default_rx(struct vj_buffer *buf)
  * built around the buffer's memory, or in a copy when no fresh memory for
  * the buffer can be had.  Consumes @buf and accounts for it in @res.
  */
-void vj_default_napi_rx(struct napi_struct *napi, struct vj_buffer *buf,
+void vj_default_napi_rx(struct napi_struct *napi, struct vj_gbuf *buf,
 			struct vj_rx_result *res)
 {
 	struct net_device *dev = buf->dev;

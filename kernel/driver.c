@@ -17,15 +17,15 @@
 #include "vjchan_driver.h"
 
 /**
- * vj_get_buffer - take a global receive buffer for @dev
+ * vj_gbuf_get - take a global receive buffer for @dev
  * @dev: the device that will receive into it
  *
  * Return: a buffer of VJ_GBUF_SIZE bytes, or NULL when the pool is empty
  * (counted as pool_empty).
  */
-struct vj_buffer *vj_get_buffer(struct net_device *dev)
+struct vj_gbuf *vj_gbuf_get(struct net_device *dev)
 {
-	struct vj_buffer *buf = vj_pool_get();
+	struct vj_gbuf *buf = vj_pool_get();
 
 	if (buf) {
 		buf->dev = dev;
@@ -33,17 +33,17 @@ struct vj_buffer *vj_get_buffer(struct net_device *dev)
 	}
 	return buf;
 }
-EXPORT_SYMBOL_GPL(vj_get_buffer);
+EXPORT_SYMBOL_GPL(vj_gbuf_get);
 
 /**
- * vj_put_buffer - return a buffer that received nothing
- * @buf: a buffer from vj_get_buffer()
+ * vj_gbuf_put - return a buffer that received nothing
+ * @buf: a buffer from vj_gbuf_get()
  */
-void vj_put_buffer(struct vj_buffer *buf)
+void vj_gbuf_put(struct vj_gbuf *buf)
 {
 	vj_pool_put(buf);
 }
-EXPORT_SYMBOL_GPL(vj_put_buffer);
+EXPORT_SYMBOL_GPL(vj_gbuf_put);
 
 /*
  * Classify one frame and queue it.  Returns the channel whose consumer must
@@ -51,7 +51,7 @@ EXPORT_SYMBOL_GPL(vj_put_buffer);
  * an unclaimed frame goes to the stack in this NAPI poll without a copy
  * (vj_default_napi_rx()); without, to the default channel's work item.
  */
-static struct vj_flow_entry *vj_driver_rx_one(struct vj_buffer *buf,
+static struct vj_flow_entry *vj_driver_rx_one(struct vj_gbuf *buf,
 					      struct napi_struct *napi,
 					struct vj_rx_result *res)
 {
@@ -101,13 +101,13 @@ to_default:
 
 /**
  * vj_netif_rx - receive one frame placed in a global buffer
- * @buf: a buffer from vj_get_buffer(), holding one Ethernet frame
+ * @buf: a buffer from vj_gbuf_get(), holding one Ethernet frame
  * @len: length of the frame
  *
  * Consumes @buf: it goes to the channel of its flow, or to the default
  * channel and from there to the normal stack.
  */
-void vj_netif_rx(struct vj_buffer *buf, unsigned int len)
+void vj_netif_rx(struct vj_gbuf *buf, unsigned int len)
 {
 	struct vj_flow_entry *fe;
 
@@ -125,7 +125,7 @@ EXPORT_SYMBOL_GPL(vj_netif_rx);
  * once per frame.
  */
 static void vj_driver_rx_batch(struct napi_struct *napi,
-			       struct vj_buffer **bufs, unsigned int n,
+			       struct vj_gbuf **bufs, unsigned int n,
 			       struct vj_rx_result *res)
 {
 	struct vj_flow_entry *pending = NULL, *fe;
@@ -146,13 +146,13 @@ static void vj_driver_rx_batch(struct napi_struct *napi,
 
 /**
  * vj_netif_rx_batch - receive many frames, as from one NAPI poll
- * @bufs: buffers from vj_get_buffer(), each with ->len set
+ * @bufs: buffers from vj_gbuf_get(), each with ->len set
  * @n: number of buffers
  *
  * As vj_netif_rx() for each buffer, but a consumer is woken once per run
  * of frames for its channel rather than once per frame.
  */
-void vj_netif_rx_batch(struct vj_buffer **bufs, unsigned int n)
+void vj_netif_rx_batch(struct vj_gbuf **bufs, unsigned int n)
 {
 	vj_driver_rx_batch(NULL, bufs, n, NULL);
 }
@@ -161,7 +161,7 @@ EXPORT_SYMBOL_GPL(vj_netif_rx_batch);
 /**
  * vj_napi_rx_batch - receive many frames in the driver's own NAPI poll
  * @napi: the NAPI instance whose poll is running
- * @bufs: buffers from vj_get_buffer(), each with ->len set
+ * @bufs: buffers from vj_gbuf_get(), each with ->len set
  * @n: number of buffers
  * @res: zeroed by the caller; counts what became of the frames
  *
@@ -169,7 +169,7 @@ EXPORT_SYMBOL_GPL(vj_netif_rx_batch);
  * napi_gro_receive() on @napi in this call, in skbs built around the
  * buffers' memory (no copy).  Consumes every buffer.
  */
-void vj_napi_rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
+void vj_napi_rx_batch(struct napi_struct *napi, struct vj_gbuf **bufs,
 		      unsigned int n, struct vj_rx_result *res)
 {
 	vj_driver_rx_batch(napi, bufs, n, res);

@@ -13,7 +13,7 @@
  * Each buffer's memory is a page fragment of VJ_GBUF_TRUESIZE bytes laid out
  * as an skb head (headroom, data, room for skb_shared_info), so the default
  * channel can build an skb around it without a copy (default.c); the
- * vj_buffer then gets a fresh fragment (vj_pool_set_head()).
+ * vj_gbuf then gets a fresh fragment (vj_pool_set_head()).
  */
 
 #include <linux/ptr_ring.h>
@@ -24,7 +24,7 @@
 #include "vj_stats.h"
 #include "vjchan_driver.h"
 
-static struct vj_buffer *pool_bufs;
+static struct vj_gbuf *pool_bufs;
 static unsigned int pool_nbufs;
 static struct ptr_ring pool_free_ring;
 static atomic_t pool_out;	/* buffers handed out and not yet back */
@@ -41,7 +41,7 @@ int vj_pool_init(unsigned int nbufs)
 	if (err)
 		goto err_free_bufs;
 	for (i = 0; i < nbufs; i++) {
-		struct vj_buffer *buf = &pool_bufs[i];
+		struct vj_gbuf *buf = &pool_bufs[i];
 
 		void *head = netdev_alloc_frag(VJ_GBUF_TRUESIZE);
 
@@ -81,15 +81,15 @@ void vj_pool_exit(void)
 }
 
 /* Give @buf the memory @head (VJ_GBUF_TRUESIZE bytes, a page fragment). */
-void vj_pool_set_head(struct vj_buffer *buf, void *head)
+void vj_pool_set_head(struct vj_gbuf *buf, void *head)
 {
 	buf->head = head;
 	buf->data = head + VJ_GBUF_HEADROOM;
 }
 
-struct vj_buffer *vj_pool_get(void)
+struct vj_gbuf *vj_pool_get(void)
 {
-	struct vj_buffer *buf = ptr_ring_consume_bh(&pool_free_ring);
+	struct vj_gbuf *buf = ptr_ring_consume_bh(&pool_free_ring);
 
 	if (buf)
 		atomic_inc(&pool_out);
@@ -98,7 +98,7 @@ struct vj_buffer *vj_pool_get(void)
 	return buf;
 }
 
-void vj_pool_put(struct vj_buffer *buf)
+void vj_pool_put(struct vj_gbuf *buf)
 {
 	buf->dev = NULL;
 	buf->len = 0;

@@ -72,7 +72,7 @@ refuse:
 }
 
 /* A global buffer held by @ring goes back to the pool. */
-void vj_ring_gbuf_release(struct vj_ring *ring, struct vj_buffer *gbuf)
+void vj_ring_gbuf_release(struct vj_ring *ring, struct vj_gbuf *gbuf)
 {
 	vj_pool_put(gbuf);
 	atomic_dec(ring->net_gbufs);

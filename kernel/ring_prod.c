@@ -257,7 +257,7 @@ int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
  * a full ring.  Returns 0, -ENOSPC (ring full or a bound reached, counted)
  * or -ENODEV (ring dead); on error the caller still owns @gbuf.
  */
-int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
+int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_gbuf *gbuf,
 		    u16 l3_off, __be16 proto)
 {
 	struct vj_slot *slot;

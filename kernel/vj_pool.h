@@ -21,14 +21,14 @@ struct vj_rx_result;
 
 int vj_pool_init(unsigned int nbufs);
 void vj_pool_exit(void);
-struct vj_buffer *vj_pool_get(void);
-void vj_pool_put(struct vj_buffer *buf);
-void vj_pool_set_head(struct vj_buffer *buf, void *head);
+struct vj_gbuf *vj_pool_get(void);
+void vj_pool_put(struct vj_gbuf *buf);
+void vj_pool_set_head(struct vj_gbuf *buf, void *head);
 unsigned int vj_pool_size(void);
 unsigned int vj_pool_free(void);
 
-void vj_default_rx(struct vj_buffer *buf);
-void vj_default_napi_rx(struct napi_struct *napi, struct vj_buffer *buf,
+void vj_default_rx(struct vj_gbuf *buf);
+void vj_default_napi_rx(struct napi_struct *napi, struct vj_gbuf *buf,
 			struct vj_rx_result *res);
 void vj_default_exit(void);
 

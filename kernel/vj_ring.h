@@ -74,7 +74,7 @@
 #include <linux/types.h>
 #include <linux/vjchan.h>
 
-struct vj_buffer;
+struct vj_gbuf;
 
 #define VJ_OFF_PRODUCER		0
 #define VJ_OFF_FLAGS		4
@@ -85,7 +85,7 @@ struct vj_buffer;
 
 /* Kernel-private state of one slot; user space never sees it. */
 struct vj_slot {
-	struct vj_buffer *gbuf;	/* global buffer awaiting copy, or NULL */
+	struct vj_gbuf *gbuf;	/* global buffer awaiting copy, or NULL */
 	struct vj_desc desc;	/* descriptor to publish */
 };
 

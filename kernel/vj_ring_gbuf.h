@@ -9,11 +9,11 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 
-struct vj_buffer;
+struct vj_gbuf;
 struct vj_ring;
 
 void vj_ring_gbuf_init(struct vj_ring *ring, atomic_t *net_gbufs);
 bool vj_ring_gbuf_charge(struct vj_ring *ring);
-void vj_ring_gbuf_release(struct vj_ring *ring, struct vj_buffer *gbuf);
+void vj_ring_gbuf_release(struct vj_ring *ring, struct vj_gbuf *gbuf);
 
 #endif /* _VJ_RING_GBUF_H */

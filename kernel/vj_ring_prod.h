@@ -11,7 +11,7 @@
 #include <linux/types.h>
 
 struct sk_buff;
-struct vj_buffer;
+struct vj_gbuf;
 struct vj_ring;
 struct xdp_buff;
 
@@ -19,7 +19,7 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		   const u8 *mac, unsigned int l2, int ifindex, u32 path);
 int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 		   int ifindex, __be16 proto);
-int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_buffer *gbuf,
+int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_gbuf *gbuf,
 		    u16 l3_off, __be16 proto);
 void vj_ring_flush(struct vj_ring *ring);
 void vj_ring_set_dead(struct vj_ring *ring);

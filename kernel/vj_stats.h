@@ -11,7 +11,7 @@
 struct seq_file;
 
 enum vj_counter {
-	VJ_CNT_POOL_EMPTY,	/* vj_get_buffer() found no buffer */
+	VJ_CNT_POOL_EMPTY,	/* vj_gbuf_get() found no buffer */
 	VJ_CNT_DRIVER_RX,	/* frames given to vj_netif_rx() */
 	VJ_CNT_DRIVER_CLAIMED,	/* of those, queued on a user channel */
 	VJ_CNT_DRIVER_DROPPED,	/* of those, dropped: that channel was full */

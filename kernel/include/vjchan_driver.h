@@ -3,7 +3,7 @@
  * vjchan driver API: for NIC drivers that receive straight into channel
  * buffers.
  *
- * A driver takes a global buffer with vj_get_buffer(), has the device write
+ * A driver takes a global buffer with vj_gbuf_get(), has the device write
  * one Ethernet frame into buf->data (at most buf->size bytes), and hands it
  * over with vj_netif_rx(), or many at once with vj_netif_rx_batch() from its
  * NAPI poll.  vjchan classifies the frame: a frame of a bound channel is
@@ -17,18 +17,18 @@
  *  - vj_napi_rx_batch(): only from the driver's own NAPI poll.  Unclaimed
  *    frames become skbs in that same poll without a copy: the skb is built
  *    around the buffer's memory (napi_build_skb) and passed to
- *    napi_gro_receive(); the vj_buffer gets fresh memory and goes back to
+ *    napi_gro_receive(); the vj_gbuf gets fresh memory and goes back to
  *    the pool.  So buf->data of a returned buffer may differ from the one
  *    the driver posted; a driver must take the address again after
- *    vj_get_buffer() and never keep it across a hand-over.
+ *    vj_gbuf_get() and never keep it across a hand-over.
  *
  * Headroom: VJ_GBUF_HEADROOM bytes in front of buf->data belong to the
  * driver while it owns the buffer, e.g. for a device header that the device
  * writes just before the frame.  Their contents are not kept.
  *
  * Context: softirq or process context; not hard interrupt context.
- * Ownership: every buffer taken with vj_get_buffer() must be passed to
- * exactly one of vj_netif_rx(), vj_netif_rx_batch() or vj_put_buffer().
+ * Ownership: every buffer taken with vj_gbuf_get() must be passed to
+ * exactly one of vj_netif_rx(), vj_netif_rx_batch() or vj_gbuf_put().
  */
 #ifndef _VJCHAN_DRIVER_H
 #define _VJCHAN_DRIVER_H
@@ -42,16 +42,16 @@
 #define VJ_GBUF_HEADROOM	NET_SKB_PAD
 
 /**
- * struct vj_buffer - a global receive buffer
+ * struct vj_gbuf - a global receive buffer
  * @data: VJ_GBUF_SIZE bytes for one frame, starting with its Ethernet header
  * @size: capacity of @data
  * @len: frame length, set by the driver before vj_netif_rx_batch()
- * @dev: receiving device, set by vj_get_buffer()
+ * @dev: receiving device, set by vj_gbuf_get()
  * @head: private to vjchan: start of the memory, VJ_GBUF_HEADROOM before @data
  * @node: private to vjchan
  * @dev_tracker: private to vjchan
  */
-struct vj_buffer {
+struct vj_gbuf {
 	void *data;
 	void *head;
 	unsigned int size;
@@ -61,10 +61,10 @@ struct vj_buffer {
 	netdevice_tracker dev_tracker;
 };
 
-struct vj_buffer *vj_get_buffer(struct net_device *dev);
-void vj_put_buffer(struct vj_buffer *buf);
-void vj_netif_rx(struct vj_buffer *buf, unsigned int len);
-void vj_netif_rx_batch(struct vj_buffer **bufs, unsigned int n);
+struct vj_gbuf *vj_gbuf_get(struct net_device *dev);
+void vj_gbuf_put(struct vj_gbuf *buf);
+void vj_netif_rx(struct vj_gbuf *buf, unsigned int len);
+void vj_netif_rx_batch(struct vj_gbuf **bufs, unsigned int n);
 
 /**
  * struct vj_rx_result - what became of the frames of one vj_napi_rx_batch()
@@ -88,7 +88,7 @@ struct vj_rx_result {
 	u64 stack_bytes;
 };
 
-void vj_napi_rx_batch(struct napi_struct *napi, struct vj_buffer **bufs,
+void vj_napi_rx_batch(struct napi_struct *napi, struct vj_gbuf **bufs,
 		      unsigned int n, struct vj_rx_result *res);
 
 /*

@@ -10,7 +10,7 @@
  * channel's ring buffers instead, one scatterlist entry each (a buffer is
  * at most a page and within one), the header at offset 0 and the frame
  * behind it.  Their tokens are the buffer id shifted left with bit 0 set,
- * which no vj_buffer pointer has.  Each completed one goes to
+ * which no vj_gbuf pointer has.  Each completed one goes to
  * vj_direct_rx().  When user space holds every buffer, the queue is empty
  * and the poll runs again a jiffy later to repost what it handed back.
  */
@@ -35,7 +35,7 @@ MODULE_PARM_DESC(fail_rx_reset, "test: fail the next direct detach's queue reset
 /* Post one global buffer: header in its headroom, then VJ_GBUF_SIZE. */
 static int vjnet_rx_add(struct vjnet_priv *vi, gfp_t gfp)
 {
-	struct vj_buffer *buf = vj_get_buffer(vi->dev);
+	struct vj_gbuf *buf = vj_gbuf_get(vi->dev);
 	struct scatterlist sg;
 	int err;
 
@@ -45,7 +45,7 @@ static int vjnet_rx_add(struct vjnet_priv *vi, gfp_t gfp)
 	sg_init_one(&sg, buf->data - VJNET_HDR_LEN, VJNET_HDR_LEN + buf->size);
 	err = virtqueue_add_inbuf(vi->rvq, &sg, 1, buf, gfp);
 	if (err)
-		vj_put_buffer(buf);
+		vj_gbuf_put(buf);
 	return err;
 }
 
@@ -132,13 +132,13 @@ static unsigned int vjnet_rx_collect(struct vjnet_priv *vi, int budget,
 				     u64 *bytes)
 {
 	unsigned int n = 0, len, bad = 0;
-	struct vj_buffer *buf;
+	struct vj_gbuf *buf;
 
 	while (n < budget && (buf = virtqueue_get_buf(vi->rvq, &len))) {
 		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
 			     len > VJNET_HDR_LEN + buf->size)) {
 			bad++;
-			vj_put_buffer(buf);
+			vj_gbuf_put(buf);
 			continue;
 		}
 		buf->len = len - VJNET_HDR_LEN;
@@ -162,7 +162,7 @@ static unsigned int vjnet_rx_direct(struct vjnet_priv *vi, int budget,
 
 	while (n < budget && (token = virtqueue_get_buf(vi->rvq, &len))) {
 		if (WARN_ON_ONCE(!vjnet_token_is_direct(token, &id))) {
-			vj_put_buffer(token);
+			vj_gbuf_put(token);
 			continue;
 		}
 		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN)) {
@@ -238,7 +238,7 @@ static void vjnet_rx_recycle(struct virtqueue *rvq, void *token)
 	unsigned int id;
 
 	if (!vjnet_token_is_direct(token, &id)) {
-		vj_put_buffer(token);
+		vj_gbuf_put(token);
 		return;
 	}
 	vj_direct_put(vi->direct, id);

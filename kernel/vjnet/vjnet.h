@@ -71,7 +71,7 @@ struct vjnet_priv {
 	struct vjnet_rx_stats rx_stats;
 	struct vjnet_tx_stats tx_stats;
 	/* NAPI poll scratch: the frames of one poll. */
-	struct vj_buffer *batch[NAPI_POLL_WEIGHT];
+	struct vj_gbuf *batch[NAPI_POLL_WEIGHT];
 	/* start_xmit scratch, under the transmit queue's lock. */
 	struct scatterlist tx_sg[VJNET_TX_SG];
 };

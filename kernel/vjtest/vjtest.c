@@ -173,14 +173,14 @@ static unsigned int vjtest_build_frame(u8 *p, const struct inject_req *r, u32 se
 
 static int vjtest_inject(const struct inject_req *r)
 {
-	struct vj_buffer *bufs[VJTEST_MAX_BATCH];
+	struct vj_gbuf *bufs[VJTEST_MAX_BATCH];
 	unsigned int done = 0;
 
 	while (done < r->count) {
 		unsigned int n = min(r->batch, r->count - done), i;
 
 		for (i = 0; i < n; i++) {
-			bufs[i] = vj_get_buffer(vjtest_dev);
+			bufs[i] = vj_gbuf_get(vjtest_dev);
 			if (!bufs[i])
 				break;
 			bufs[i]->len = vjtest_build_frame(bufs[i]->data, r,
