@@ -13,6 +13,7 @@
 #include "vj_flow.h"
 #include "vj_pool.h"
 #include "vj_ring_prod.h"
+#include "vj_stack.h"
 #include "vj_stats.h"
 #include "vjchan_driver.h"
 
@@ -49,7 +50,7 @@ EXPORT_SYMBOL_GPL(vj_gbuf_put);
  * Classify one frame and queue it.  Returns the channel whose consumer must
  * be woken, or NULL.  Called under rcu_read_lock().  With @napi (and @res),
  * an unclaimed frame goes to the stack in this NAPI poll without a copy
- * (vj_default_napi_rx()); without, to the default channel's work item.
+ * (vj_stack_napi_rx()); without, to the stack queue's work item.
  */
 static struct vj_flow_entry *vj_driver_rx_one(struct vj_gbuf *buf,
 					      struct napi_struct *napi,
@@ -73,7 +74,7 @@ static struct vj_flow_entry *vj_driver_rx_one(struct vj_gbuf *buf,
 	/* The whole frame is in the buffer: all of it may be read. */
 	fe = vj_classify_frame(dev, buf->data, buf->len, buf->len, &proto);
 	if (!fe)
-		goto to_default;
+		goto to_stack;
 	switch (vj_ring_rx_gbuf(fe->ring, buf, ETH_HLEN, proto)) {
 	case 0:
 		break;
@@ -84,18 +85,18 @@ static struct vj_flow_entry *vj_driver_rx_one(struct vj_gbuf *buf,
 			res->dropped++;
 		return NULL;
 	default:	/* dead channel: as if it were not there */
-		goto to_default;
+		goto to_stack;
 	}
 	vj_count(VJ_CNT_DRIVER_CLAIMED);
 	if (res)
 		res->channel++;
 	return fe;
 
-to_default:
+to_stack:
 	if (napi)
-		vj_default_napi_rx(napi, buf, res);
+		vj_stack_napi_rx(napi, buf, res);
 	else
-		vj_default_rx(buf);
+		vj_stack_rx(buf);
 	return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include "vj_pool.h"
 #include "vj_proc.h"
 #include "vj_socket.h"
+#include "vj_stack.h"
 #include "vj_udp.h"
 #include "vj_xdp.h"
 
@@ -137,7 +138,7 @@ static void __exit vj_exit(void)
 	vj_udp_exit();
 	unregister_netdevice_notifier(&vj_netdev_notifier);
 	unregister_pernet_subsys(&vj_pernet_ops);
-	vj_default_exit();
+	vj_stack_exit();
 	/* Socket destructors and kfree_rcu()s of mask lists. */
 	rcu_barrier();
 	vj_pool_exit();

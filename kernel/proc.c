@@ -2,7 +2,7 @@
 /*
  * /proc/net/vjchan lists the channels of the reader's namespace with their
  * flow and counters; /proc/net/vjchan_pool, in the initial namespace only,
- * shows the module-wide counters (global pool, default channel, audit of
+ * shows the module-wide counters (global pool, stack queue, audit of
  * channel lifetimes).  Formats are documented in vjchan(7).
  */
 

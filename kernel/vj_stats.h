@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Module-wide counters, shown in /proc/net/vjchan_pool.  They audit the
- * global buffer pool, the default channel and the lifetime of channels.
+ * global buffer pool, the stack queue and the lifetime of channels.
  */
 #ifndef _VJ_STATS_H
 #define _VJ_STATS_H
@@ -17,9 +17,9 @@ enum vj_counter {
 	VJ_CNT_DRIVER_DROPPED,	/* of those, dropped: that channel was full */
 	VJ_CNT_DRIVER_BAD,	/* of those, dropped: length over the buffer */
 	VJ_CNT_DRIVER_CAPPED,	/* of dropped: channels held their share */
-	VJ_CNT_DEFAULT_RX,	/* of those, given to the default channel */
-	VJ_CNT_DEFAULT_TO_STACK, /* default channel: handed to the stack */
-	VJ_CNT_DEFAULT_NOMEM,	/* default channel: lost, no skb */
+	VJ_CNT_DEFAULT_RX,	/* of those, given to the stack queue */
+	VJ_CNT_DEFAULT_TO_STACK, /* stack queue: handed to the stack */
+	VJ_CNT_DEFAULT_NOMEM,	/* stack queue: lost, no skb */
 	VJ_CNT_DEFAULT_NOCOPY,	/* of to_stack: skb built around the buffer */
 	VJ_CNT_HOOK_CLAIMED,	/* pre-routing hook: copied into a channel */
 	VJ_CNT_HOOK_DROPPED,	/* pre-routing hook: dropped, channel full */

@@ -142,7 +142,7 @@ void model_totals(struct totals *t)
  * What the pool counters of /proc/net/vjchan_pool must have moved by over
  * the run; -1 where the model has nothing to say.  Every driver frame sent
  * to a bound port was claimed or dropped (ring full) by its channel; every
- * one sent to an unbound or unclaimed port went to the default channel and
+ * one sent to an unbound or unclaimed port went to the stack queue and
  * on to the stack; every lo datagram sent to a bound port was claimed or
  * dropped by the hook.
  */

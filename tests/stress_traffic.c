@@ -8,7 +8,7 @@
  *   - an injector thread writes to vjtest's inject file, which hands
  *     frames for 198.51.100.1:P to vj_netif_rx()/vj_netif_rx_batch() on
  *     vjtest0, and for 8 more ports that no channel ever claims: those
- *     take the default channel to the stack.
+ *     take the stack queue to the stack.
  *
  * Every port also has a plain UDP socket bound to it, drained by one
  * thread: it receives exactly what arrives while no channel is bound (a

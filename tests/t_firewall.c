@@ -100,7 +100,7 @@ static int t_fw_bypass_hook(void)
 
 /*
  * The driver API does not feed a filtered channel: the frame goes to the
- * default channel, through the stack and the firewall, and arrives with
+ * stack queue, through the stack and the firewall, and arrives with
  * VJ_DESC_F_FILTERED.
  */
 static int t_fw_driver_defers(void)

@@ -18,7 +18,7 @@
  *
  * Payload byte 0..3 carry the sequence number (big endian), byte i >= 4 is
  * (seq + i) & 0xff.  Frames that no channel claims reach the stack on
- * vjtest0 through the default channel.
+ * vjtest0 through the stack queue.
  */
 
 #include <linux/debugfs.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The default channel: driver-API frames that no channel claims.  Its
+ * The stack queue: driver-API frames that no channel claims.  Its
  * consumer is a work item that turns each frame into an skb on the device it
  * arrived on and hands it to the normal stack with netif_receive_skb(), so
  * nothing is lost to a backlog limit.  The queue is unbounded but can never
@@ -8,7 +8,7 @@
  * allocation loses a frame, and that is counted.
  *
  * Frames a driver hands over with vj_napi_rx_batch() take the other way,
- * vj_default_napi_rx(): in the driver's NAPI poll, an skb is built around
+ * vj_stack_napi_rx(): in the driver's NAPI poll, an skb is built around
  * the buffer's own memory and passed to napi_gro_receive(); the buffer gets
  * a fresh page fragment and goes back to the pool.  No copy, no work item.
  */
@@ -19,17 +19,18 @@
 #include <linux/workqueue.h>
 
 #include "vj_pool.h"
+#include "vj_stack.h"
 #include "vj_stats.h"
 #include "vjchan_driver.h"
 
 /* Frames handed to the stack per bottom-half-disabled section. */
-#define VJ_DEFAULT_BATCH	64
+#define VJ_STACK_BATCH	64
 
-static LLIST_HEAD(default_queue);
-static void vj_default_work_fn(struct work_struct *work);
-static DECLARE_WORK(default_work, vj_default_work_fn);
+static LLIST_HEAD(vj_stack_queue);
+static void vj_stack_work_fn(struct work_struct *work);
+static DECLARE_WORK(vj_stack_work, vj_stack_work_fn);
 
-static void vj_default_pass(struct vj_gbuf *buf)
+static void vj_stack_pass(struct vj_gbuf *buf)
 {
 	struct net_device *dev = buf->dev;
 	struct sk_buff *skb;
@@ -46,21 +47,21 @@ static void vj_default_pass(struct vj_gbuf *buf)
 	vj_count(VJ_CNT_DEFAULT_TO_STACK);
 }
 
-static void vj_default_work_fn(struct work_struct *work)
+static void vj_stack_work_fn(struct work_struct *work)
 {
 	struct llist_node *list;
 	struct vj_gbuf *buf, *next;
 	unsigned int n = 0;
 
-	list = llist_reverse_order(llist_del_all(&default_queue));
+	list = llist_reverse_order(llist_del_all(&vj_stack_queue));
 	local_bh_disable();
 	llist_for_each_entry_safe(buf, next, list, node) {
 		struct net_device *dev = buf->dev;
 
-		vj_default_pass(buf);
+		vj_stack_pass(buf);
 		netdev_put(dev, &buf->dev_tracker);
 		vj_pool_put(buf);
-		if (++n % VJ_DEFAULT_BATCH == 0) {
+		if (++n % VJ_STACK_BATCH == 0) {
 			local_bh_enable();
 			cond_resched();
 			local_bh_disable();
@@ -70,12 +71,12 @@ static void vj_default_work_fn(struct work_struct *work)
 }
 
 /* Takes ownership of @buf; buf->dev is held until the stack has the frame. */
-void vj_default_rx(struct vj_gbuf *buf)
+void vj_stack_rx(struct vj_gbuf *buf)
 {
 	vj_count(VJ_CNT_DEFAULT_RX);
 	netdev_hold(buf->dev, &buf->dev_tracker, GFP_ATOMIC);
-	if (llist_add(&buf->node, &default_queue))
-		schedule_work(&default_work);
+	if (llist_add(&buf->node, &vj_stack_queue))
+		schedule_work(&vj_stack_work);
 }
 
 /*
@@ -83,8 +84,8 @@ void vj_default_rx(struct vj_gbuf *buf)
  * built around the buffer's memory, or in a copy when no fresh memory for
  * the buffer can be had.  Consumes @buf and accounts for it in @res.
  */
-void vj_default_napi_rx(struct napi_struct *napi, struct vj_gbuf *buf,
-			struct vj_rx_result *res)
+void vj_stack_napi_rx(struct napi_struct *napi, struct vj_gbuf *buf,
+		      struct vj_rx_result *res)
 {
 	struct net_device *dev = buf->dev;
 	unsigned int len = buf->len;
@@ -124,7 +125,7 @@ void vj_default_napi_rx(struct napi_struct *napi, struct vj_gbuf *buf,
 }
 
 /* Module exit: no driver can queue any more. */
-void vj_default_exit(void)
+void vj_stack_exit(void)
 {
-	flush_work(&default_work);
+	flush_work(&vj_stack_work);
 }
