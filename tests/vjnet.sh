@@ -246,12 +246,15 @@ pool_ctr() {
 # crafted NAME WANT CTR CTR_WANT SHAPE:SRC:DST:COUNT...: a direct channel
 # for udp6 port 9522 on the device; the peer sends each group of crafted
 # frames (tests/craft.py) to the device's MAC address.  The channel must
-# receive WANT of them, and the pool counter CTR grow by CTR_WANT.
+# receive WANT of them, and the pool counter CTR grow by CTR_WANT.  The
+# receiver waits up to 90 s: each group starts a Python process, which takes
+# seconds on the debug kernel under TCG, and the receiver's clock runs from
+# before the first.
 crafted() {
 	local name=$1 want=$2 ctr=$3 cwant=$4 mac why= c0 c1 got g
 	shift 4
 	mac=$(cat /sys/class/net/"$dev"/address)
-	if ! recv_start "$name" -m bypass --direct -q -c "$want" -t 15 \
+	if ! recv_start "$name" -m bypass --direct -q -c "$want" -t 90 \
 			udp6 dport 9522 dev "$dev"; then
 		fail "$name" "vjchan-recv not ready: $(cat "$tmp/$name.out")"
 		return
