@@ -5,6 +5,11 @@ check what every receive path does with hostile headers (vjnet.sh,
 xdp.sh, net.sh).  The shapes are those of tests/lib/craft.c.
 
   craft.py IFACE DST_MAC SRC_IP DST_IP DPORT SHAPE [COUNT]
+  craft.py IFACE DST_MAC - <LINES
+
+The second form reads one "SRC_IP DST_IP DPORT SHAPE [COUNT]" per line
+and sends them in order, from one process (a Python start takes seconds
+on the debug kernel under TCG).
 
 SHAPE:
   plain          UDP, no extension headers
@@ -95,17 +100,24 @@ def frame(args, seq):
 
 
 def main():
-    if len(sys.argv) not in (7, 8):
+    if len(sys.argv) == 4 and sys.argv[3] == "-":
+        groups = [sys.argv[1:3] + line.split()
+                  for line in sys.stdin if line.strip()]
+    elif len(sys.argv) in (7, 8):
+        groups = [sys.argv[1:]]
+    else:
         sys.exit(__doc__)
-    args = sys.argv[1:]
-    count = int(args[6]) if len(args) > 6 else 1
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((args[0], 0))
+    s.bind((sys.argv[1], 0))
     smac = s.getsockname()[4]
-    dmac = bytes.fromhex(args[1].replace(":", ""))
-    for seq in range(count):
-        pkt, etype = frame(args, seq)
-        s.send(dmac + smac + struct.pack("!H", etype) + pkt)
+    dmac = bytes.fromhex(sys.argv[2].replace(":", ""))
+    for args in groups:
+        if len(args) not in (6, 7):
+            sys.exit("craft.py: bad group %r" % " ".join(args[2:]))
+        count = int(args[6]) if len(args) > 6 else 1
+        for seq in range(count):
+            pkt, etype = frame(args, seq)
+            s.send(dmac + smac + struct.pack("!H", etype) + pkt)
 
 
 if __name__ == "__main__":

@@ -177,13 +177,13 @@ pool_ctr() {
 t_martians() {
 	local mac why= n0 n1 got4 got6 jp
 	mac=$(cat /sys/class/net/eth0/address)
-	recv_start mart4 -m bypass -q -c 2 -t 15 udp4 dport 9580 || {
+	recv_start mart4 -m bypass -q -c 2 -t 60 udp4 dport 9580 || {
 		fail NET_MARTIANS "vjchan-recv: $(cat "$tmp/mart4.out")"; return; }
 	local r4=$rpid
-	recv_start mart6 -m bypass -q -c 1 -t 15 udp6 dport 9581 || {
+	recv_start mart6 -m bypass -q -c 1 -t 60 udp6 dport 9581 || {
 		fail NET_MARTIANS "vjchan-recv: $(cat "$tmp/mart6.out")"; return; }
 	local r6=$rpid
-	# A member of 239.1.2.4 on eth0 (for 12 s).
+	# A member of 239.1.2.4 on eth0 (for 60 s, or until killed).
 	rm -f "$tmp/join.ready"
 	python3 -c '
 import socket, struct, sys, time
@@ -192,32 +192,29 @@ s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
              struct.pack("4s4s", socket.inet_aton("239.1.2.4"),
                          socket.inet_aton("192.0.2.1")))
 open(sys.argv[1], "w").close()
-time.sleep(12)
+time.sleep(60)
 ' "$tmp/join.ready" &
 	jp=$!
 	bgpids+=("$jp")
-	wait_file "$tmp/join.ready" 5 || why+=" could not join 239.1.2.4;"
+	wait_file "$tmp/join.ready" 30 || why+=" could not join 239.1.2.4;"
 	n0=$(pool_ctr not_local)
 	local m
-	for m in "192.0.2.2 127.0.0.1" "192.0.2.2 127.1.2.3" \
-		 "192.0.2.2 0.0.0.0" "127.0.0.1 192.0.2.1" \
-		 "0.0.0.0 192.0.2.1" "192.0.2.2 239.1.2.3" \
-		 "2001:db8::2 ::1" "::1 2001:db8::1" "ff05::1 2001:db8::1" \
-		 "2001:db8::2 ff05::1:3"; do
-		set -- $m
-		ip netns exec peer python3 tests/craft.py eth1 "$mac" "$1" "$2" \
-			$([[ $2 == *:* ]] && echo 9581 || echo 9580) plain ||
-			why+=" craft.py $m failed;"
-	done
+	# One craft.py process for each batch: a Python start takes seconds
+	# on the debug kernel under TCG.
+	printf '%s plain\n' "192.0.2.2 127.0.0.1 9580" "192.0.2.2 127.1.2.3 9580" \
+		"192.0.2.2 0.0.0.0 9580" "127.0.0.1 192.0.2.1 9580" \
+		"0.0.0.0 192.0.2.1 9580" "192.0.2.2 239.1.2.3 9580" \
+		"2001:db8::2 ::1 9581" "::1 2001:db8::1 9581" \
+		"ff05::1 2001:db8::1 9581" "2001:db8::2 ff05::1:3 9581" |
+		ip netns exec peer python3 tests/craft.py eth1 "$mac" - ||
+		why+=" craft.py (martians) failed;"
 	sleep 1
 	n1=$(pool_ctr not_local)
 	[ $((n1 - n0)) -eq 7 ] || why+=" not_local +$((n1 - n0)), want +7;"
-	for m in "192.0.2.2 239.1.2.4 9580" "192.0.2.2 192.0.2.1 9580" \
-		 "2001:db8::2 2001:db8::1 9581"; do
-		set -- $m
-		ip netns exec peer python3 tests/craft.py eth1 "$mac" "$1" "$2" \
-			"$3" plain || why+=" craft.py $m failed;"
-	done
+	printf '%s plain\n' "192.0.2.2 239.1.2.4 9580" "192.0.2.2 192.0.2.1 9580" \
+		"2001:db8::2 2001:db8::1 9581" |
+		ip netns exec peer python3 tests/craft.py eth1 "$mac" - ||
+		why+=" craft.py (for this host) failed;"
 	recv_wait "$r4"
 	recv_wait "$r6"
 	got4=$(field "$tmp/mart4.out" received)

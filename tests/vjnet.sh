@@ -246,12 +246,11 @@ pool_ctr() {
 # crafted NAME WANT CTR CTR_WANT SHAPE:SRC:DST:COUNT...: a direct channel
 # for udp6 port 9522 on the device; the peer sends each group of crafted
 # frames (tests/craft.py) to the device's MAC address.  The channel must
-# receive WANT of them, and the pool counter CTR grow by CTR_WANT.  The
-# receiver waits up to 90 s: each group starts a Python process, which takes
-# seconds on the debug kernel under TCG, and the receiver's clock runs from
-# before the first.
+# receive WANT of them, and the pool counter CTR grow by CTR_WANT.  One
+# craft.py process sends every group (a Python start takes seconds on the
+# debug kernel under TCG); the receiver waits up to 90 s for them.
 crafted() {
-	local name=$1 want=$2 ctr=$3 cwant=$4 mac why= c0 c1 got g
+	local name=$1 want=$2 ctr=$3 cwant=$4 mac why= c0 c1 got g shape src dst count
 	shift 4
 	mac=$(cat /sys/class/net/"$dev"/address)
 	if ! recv_start "$name" -m bypass --direct -q -c "$want" -t 90 \
@@ -263,10 +262,9 @@ crafted() {
 	c0=$(pool_ctr "$ctr")
 	for g in "$@"; do
 		IFS=';' read -r shape src dst count <<<"$g"
-		ip netns exec peer python3 tests/craft.py eth1 "$mac" "$src" \
-			"$dst" 9522 "$shape" "$count" ||
-			why+=" craft.py $g failed;"
-	done
+		echo "$src $dst 9522 $shape $count"
+	done | ip netns exec peer python3 tests/craft.py eth1 "$mac" - ||
+		why+=" craft.py failed;"
 	recv_wait "$r"
 	c1=$(pool_ctr "$ctr")
 	got=$(field "$tmp/$name.out" received)
