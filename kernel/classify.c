@@ -306,22 +306,28 @@ static unsigned int vj_classify_confirm(struct sk_buff *skb)
 	return ct_hook->confirm(skb);
 }
 
-/* The filtered path: any winner, once its conntrack entry is confirmed. */
+/*
+ * The filtered path: any winner, once its conntrack entry is confirmed;
+ * but a UDP channel socket's packets go on to UDP, which delivers them
+ * (udp_holder.c), once a sanctioned one's connection is noted.
+ */
 static struct vj_flow_entry *vj_classify_filtered(struct vj_net *vn,
 						  struct sk_buff *skb,
-					    const struct vj_flow_key *key,
-					    unsigned int *verdict)
+						  const struct vj_flow_key *key,
+						  unsigned int *verdict)
 {
 	struct vj_flow_entry *fe = vj_flow_lookup(vn, key);
 
 	if (!fe)
+		return NULL;
+	if (fe->udp_delivers && fe->fw_mode != VJ_BIND_FW_SANCTIONED)
 		return NULL;
 	*verdict = vj_classify_confirm(skb);
 	if (*verdict != NF_ACCEPT)
 		return NULL;
 	if (fe->fw_mode == VJ_BIND_FW_SANCTIONED)
 		vj_sanction_note(vn, fe, key, skb);
-	return fe;
+	return fe->udp_delivers ? NULL : fe;
 }
 
 /**

@@ -112,6 +112,8 @@ static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_flow_entry *fe,
 	fe->transit = false;
 	/* Checksums without a device verdict are summed in recvmsg(). */
 	fe->csum_in_consumer = true;
+	/* Filtered and sanctioned: UDP delivers (udp_holder.c). */
+	fe->udp_delivers = us->fw_mode != VJ_BIND_FW_BYPASS;
 	return 0;
 }
 
@@ -570,8 +572,7 @@ static int vj_udp_release(struct socket *sock)
 	mutex_lock(&us->vs.lock);
 	vj_udp_unbind_chan(us);
 	mutex_unlock(&us->vs.lock);
-	sock_release(us->holder);
-	us->holder = NULL;
+	vj_udp_holder_release(us);
 	vj_sock_put(sock);
 	return 0;
 }
@@ -595,34 +596,6 @@ static const struct proto_ops vj_udp_ops = {
 	.recvmsg = vj_udp_recvmsg,
 	.mmap = vj_sock_mmap,
 };
-
-/*
- * The holder: IPv6 only for VJ_PROTO_UDP6, and the smallest receive buffer,
- * since the channel takes its datagrams before UDP does (the exceptions,
- * IPv6 fragments without conntrack, are not kept for long).
- */
-static int vj_udp_holder_create(struct net *net, int family, struct socket **res)
-{
-	struct socket *holder;
-	int err;
-
-	err = sock_create_kern(net, family, SOCK_DGRAM, IPPROTO_UDP, &holder);
-	if (err)
-		return err;
-	if (family == AF_INET6) {
-		err = ip6_sock_set_v6only(holder->sk);
-		if (err) {
-			sock_release(holder);
-			return err;
-		}
-	}
-	lock_sock(holder->sk);
-	holder->sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
-	WRITE_ONCE(holder->sk->sk_rcvbuf, SOCK_MIN_RCVBUF);
-	release_sock(holder->sk);
-	*res = holder;
-	return 0;
-}
 
 /* socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4 or VJ_PROTO_UDP6) */
 static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
@@ -656,6 +629,7 @@ static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 	us->family = family;
 	us->fw_mode = VJ_BIND_FW_FILTERED;
 	mutex_init(&us->rx_lock);
+	vj_udp_holder_attach(us);
 	return 0;
 
 err_release_holder:

@@ -53,6 +53,7 @@ struct vj_flow_entry {
 	u8 fw_mode;			/* VJ_BIND_FW_*, fixed at bind */
 	bool transit;			/* VJ_BIND_F_TRANSIT, fixed at bind */
 	bool csum_in_consumer;		/* UDP channel socket: see deliver.c */
+	bool udp_delivers;		/* UDP channel socket fed by UDP itself */
 	bool hashed;
 	struct sock *sk;
 	struct vj_ring *ring;

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * UDP channel sockets: a channel bound to a local UDP port that receives
- * like a UDP socket.  udp.c holds the socket operations and the port
- * holder, udp_rx.c the receiving calls.
+ * like a UDP socket.  udp.c holds the socket operations, udp_holder.c the
+ * port holder, udp_rx.c the receiving calls.
  *
- * The port holder is a kernel UDP socket of the same family in the same
- * network namespace, created with the channel socket.  Binding the channel
- * binds the holder first, which reserves the port against ordinary UDP
- * sockets exactly as one of them would, and only then binds the channel's
- * flow {family, IPPROTO_UDP, bound address or any, port}.  Sending,
- * connect(), getsockname()/getpeername() and the IP and UDP options go to
- * the holder; receiving never does (the channel's flow takes the datagrams
- * before UDP would), except MSG_ERRQUEUE.
+ * The port holder is a UDP socket of the same family in the same network
+ * namespace, created with the channel socket in the caller's context.
+ * Binding the channel binds the holder first, which reserves the port
+ * against ordinary UDP sockets exactly as one of them would, and only then
+ * binds the channel's flow {family, IPPROTO_UDP, bound address or any,
+ * port}.  Sending, connect(), getsockname()/getpeername() and the IP and
+ * UDP options go to the holder.  In the filtered and sanctioned modes UDP
+ * delivers the datagrams to the holder, whose sk_data_ready() moves them
+ * into the channel's ring (udp_holder.c); in bypass mode the fast paths
+ * take them first.  The receiving calls read the ring, and the holder only
+ * for its errors (MSG_ERRQUEUE, sk_err).
  *
  * Locking: vs->lock (struct vj_sock) serializes bind, autobind and the
  * firewall mode; rx_lock serializes the receiving calls, which consume the
@@ -49,6 +52,11 @@ static inline struct vj_udp_sock *vj_udp_sk(const struct sock *sk)
 
 int vj_udp_init(void);
 void vj_udp_exit(void);
+
+/* udp_holder.c */
+int vj_udp_holder_create(struct net *net, int family, struct socket **res);
+void vj_udp_holder_attach(struct vj_udp_sock *us);
+void vj_udp_holder_release(struct vj_udp_sock *us);
 
 /* udp_rx.c */
 int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
