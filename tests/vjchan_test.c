@@ -39,6 +39,7 @@ static const struct vj_case *const groups[] = {
 	udp_cases,
 	udp2_cases,
 	udp3_cases,
+	udp_deliver_cases,
 	lifecycle_cases,
 	firewall_cases,
 	trust_cases,
