@@ -24,6 +24,7 @@
 #define _VJ_UDP_H
 
 #include <linux/mutex.h>
+#include <linux/sockptr.h>
 #include <linux/types.h>
 
 #include "vj_socket.h"
@@ -52,6 +53,12 @@ static inline struct vj_udp_sock *vj_udp_sk(const struct sock *sk)
 
 int vj_udp_init(void);
 void vj_udp_exit(void);
+
+/* udp_opt.c */
+int vj_udp_setsockopt(struct socket *sock, int level, int optname,
+		      sockptr_t optval, unsigned int optlen);
+int vj_udp_getsockopt(struct socket *sock, int level, int optname,
+		      char __user *optval, int __user *optlen);
 
 /* udp_holder.c */
 int vj_udp_holder_create(struct net *net, int family, struct socket **res);
