@@ -206,12 +206,77 @@ static int t_privilege(void)
 	return 0;
 }
 
+/* The next datagram on fd within ms: its length, or -1. */
+static long recv_within(int fd, uint8_t *buf, size_t size, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, ms) <= 0)
+		return -1;
+	return recv(fd, buf, size, MSG_DONTWAIT);
+}
+
+/*
+ * The frames of bad_dgrams() to a filtered channel: UDP checks them before
+ * it delivers them (bad lengths, bad checksums, IPv6 without one), so the
+ * channel gets exactly what an ordinary UDP socket on another port gets,
+ * payload for payload, and drops nothing itself.
+ */
+static int bad_dgrams_udp(int family, const char *const *opts, unsigned int n)
+{
+	const char *local = family == AF_INET ? VJT_LOCAL4 : VJT_LOCAL6;
+	const char *peer = family == AF_INET ? VJT_PEER4 : VJT_PEER6;
+	uint16_t port = tport(0), port2 = tport(1);
+	uint8_t bu[2048], bc[2048];
+	struct vj_statistics st;
+	unsigned int i, got = 0;
+	long nu, nc;
+	int c, u, r;
+
+	vjt_ifindex();
+	c = udp_chan(family);
+	EXPECT_OK(udp_bind_to(c, local, port), "bind the channel");
+	u = udp_plain(family);
+	EXPECT_OK(udp_bind_to(u, local, port2), "bind the UDP socket");
+	for (i = 0; i < n; i++) {
+		r = vjt_inject("saddr=%s daddr=%s sport=1000 dport=%u seq=%u %s",
+			       peer, local, port, 100 + i, opts[i]);
+		CHECK(!r, "inject %s: %s", opts[i], errname(-r));
+		r = vjt_inject("saddr=%s daddr=%s sport=1000 dport=%u seq=%u %s",
+			       peer, local, port2, 100 + i, opts[i]);
+		CHECK(!r, "inject %s: %s", opts[i], errname(-r));
+	}
+	while ((nu = recv_within(u, bu, sizeof(bu), 500)) >= 0) {
+		nc = recv_within(c, bc, sizeof(bc), 500);
+		CHECK(nc == nu && !memcmp(bu, bc, nu),
+		      "datagram %u: the UDP socket got %ld bytes, the channel "
+		      "%ld (%s)%s", got, nu, nc, nc < 0 ? errname(errno) : "ok",
+		      nc == nu ? ", not the same" : "");
+		got++;
+	}
+	EXPECT_ERR(recv(c, bc, sizeof(bc), MSG_DONTWAIT), EAGAIN,
+		   "the channel after the UDP socket's %u datagrams", got);
+	CHECK(got >= 3, "the UDP socket got %u datagrams, want the 3 good "
+	      "ones at least", got);
+	st = test_get_stats(c);
+	CHECK(st.rx_packets == got && st.rx_filtered == got &&
+	      !st.rx_udp_bad_csum && !st.rx_udp_malformed,
+	      "rx_packets %llu, rx_filtered %llu (want %u), bad_csum %llu, "
+	      "malformed %llu (want 0)", (unsigned long long)st.rx_packets,
+	      (unsigned long long)st.rx_filtered, got,
+	      (unsigned long long)st.rx_udp_bad_csum,
+	      (unsigned long long)st.rx_udp_malformed);
+	close(u);
+	close(c);
+	return 0;
+}
+
 /*
  * Frames from the test driver come without a checksum verdict, to a bypass
- * channel straight from the driver API, to a filtered one as skbs through
- * the stack (CHECKSUM_NONE), so recvmsg verifies them: bad checksums and
- * lying UDP lengths are dropped and counted, never delivered, and nothing
- * was summed on the way (rx_csum_bad stays 0).
+ * channel straight from the driver API, so recvmsg verifies them: bad
+ * checksums and lying UDP lengths are dropped and counted, never
+ * delivered, and nothing was summed on the way (rx_csum_bad stays 0).  A
+ * filtered channel gets them through UDP: bad_dgrams_udp().
  */
 static int bad_dgrams(int family, uint32_t mode)
 {
@@ -239,7 +304,13 @@ static int bad_dgrams(int family, uint32_t mode)
 		{ "proto=17 len=0", 0, 0, 0 },
 	};
 	unsigned int nbad = 0, nmal = 0;
+	const char *opts[ARRAY_SIZE(frames)];
 
+	if (mode != VJ_BIND_FW_BYPASS) {
+		for (i = 0; i < ARRAY_SIZE(frames); i++)
+			opts[i] = frames[i].opts;
+		return bad_dgrams_udp(family, opts, ARRAY_SIZE(frames));
+	}
 	vjt_ifindex();
 	c = udp_chan(family);
 	EXPECT_OK(setsockopt(c, SOL_VJCHAN, VJ_BIND_FLAGS, &fl, sizeof(fl)),
