@@ -18,9 +18,10 @@
 #   --mem MB           guest RAM (default 1024)
 #   --timeout SECS     hard limit for the whole VM (default 900)
 #   --out DIR          keep the output share in DIR (rc, output, dmesg,
-#                      uname, console.log); default: a temp dir, removed
-#                      if the exit status is 0, else moved to
-#                      ~/.cache/vjchan/failed/ ($VJ_CACHE/failed/)
+#                      uname, console.log), and a copy of it in
+#                      ~/.cache/vjchan/failed/ if the run fails; default:
+#                      a temp dir, removed if the exit status is 0, else
+#                      moved to ~/.cache/vjchan/failed/ ($VJ_CACHE/failed/)
 #   --cwd DIR          directory to run CMD in (default: repository root)
 #   --kernel PATH      bzImage to boot instead of the fetched one
 #   --moddir PATH      its /lib/modules/<kver> (give both for another kernel)
@@ -34,11 +35,13 @@
 # Trace, panic ...), 124 if the VM hit --timeout, 125 if the guest never
 # reported a status (boot failure or crash), 2 for usage errors.
 #
-# Without --out, a run whose exit status is not 0 (also 130 or 143 when
-# vm.sh is interrupted or terminated) keeps its output share: it is moved
-# to ${VJ_CACHE:-~/.cache/vjchan}/failed/<UTC time>-<pid>/, with .vm/cmd
-# holding the command, and vm.sh prints its path on stderr.  Only the 20
-# newest of these directories are kept.
+# A run whose exit status is not 0 (also 130 or 143 when vm.sh is
+# interrupted or terminated) keeps its output share in
+# ${VJ_CACHE:-~/.cache/vjchan}/failed/<UTC time>-<pid>/, with .vm/cmd
+# holding the command, and vm.sh prints its path on stderr: the temp dir
+# is moved there; with --out, DIR stays where it is (make demo, make bench
+# and the DKMS check put it in the repository's out/) and a copy goes
+# there.  Only the 20 newest of these directories are kept.
 #
 # Guest: eth0 (52:54:00:12:34:01), eth1 (52:54:00:12:34:02) and eth2
 # (52:54:00:12:34:03, for vjnet) are virtio-net NICs on one QEMU-internal
@@ -161,15 +164,23 @@ printf '%s\n' "$cmd" >"$state/cmd"
 printf '%s\n' "$cwd" >"$state/cwd"
 console=$out/console.log
 
-# keep_failed: move the output share to $cache/failed/<UTC time>-<pid>,
-# say where, and delete all but the 20 newest directories there.
+# keep_failed mv|cp: move (or copy) the output share to
+# $cache/failed/<UTC time>-<pid>, say where, and delete all but the 20
+# newest directories there.
 # shellcheck disable=SC2317  # called from cleanup, the EXIT trap
 keep_failed() {
-	local failed=$cache/failed dst d
+	local how=$1 failed=$cache/failed dst d ok=
 	local -a old
 	dst=$failed/$(date -u +%Y%m%dT%H%M%SZ)-$$
-	if ! mkdir -p "$failed" || ! mv "$out" "$dst"; then
-		say "cannot move $out to $dst; it is left where it is"
+	if mkdir -p "$failed"; then
+		if [ "$how" = cp ]; then
+			cp -a "$out" "$dst" && ok=1
+		else
+			mv "$out" "$dst" && ok=1
+		fi
+	fi
+	if [ -z "$ok" ]; then
+		say "cannot $how $out to $dst; it is left where it is"
 		return 0
 	fi
 	say "console and dmesg of this failed run kept in $dst"
@@ -185,10 +196,10 @@ cleanup() {
 	local st=$? pid
 	pid=$(cat "$state/qemu.pid" 2>/dev/null) || pid=
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	if [ "$keep" = 1 ]; then
+	if [ "$st" != 0 ]; then
+		if [ "$keep" = 1 ]; then keep_failed cp; else keep_failed mv; fi
+	elif [ "$keep" = 1 ]; then
 		return
-	elif [ "$st" != 0 ]; then
-		keep_failed
 	else
 		rm -rf "$out"
 	fi
