@@ -54,6 +54,22 @@ struct vj_udp_dgram {
 };
 
 /*
+ * The IP length to check a datagram against, of @avail bytes copied from
+ * the IP header on.  What came through the stack (VJ_DESC_F_FILTERED) the
+ * IP layer has checked, and UDP trims a datagram to its UDP length before
+ * it delivers it (udp_holder.c), so the copy may end before the IP header's
+ * length: the copy is the datagram.  From the fast paths, a copy shorter
+ * than the IP length is a malformed packet.
+ */
+static unsigned int vj_udp_ip_len(const struct vj_desc *d, unsigned int iplen,
+				  unsigned int avail)
+{
+	if (d->flags & VJ_DESC_F_FILTERED)
+		return min(iplen, avail);
+	return iplen;
+}
+
+/*
  * Check the packet that @d describes, @data its bytes in the mapping, as a
  * UDP datagram for this socket, and fill @dg.  Returns VJ_CONSUMED if it
  * may be delivered, else why it is dropped.
@@ -83,7 +99,7 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 		    iph->version != 4 || iph->ihl < 5)
 			return VJ_DROP_UDP_MALFORMED;
 		off = iph->ihl * 4;
-		iplen = ntohs(iph->tot_len);
+		iplen = vj_udp_ip_len(d, ntohs(iph->tot_len), avail);
 		if (iph->protocol != IPPROTO_UDP ||
 		    iph->frag_off & htons(IP_MF | IP_OFFSET) ||
 		    off + sizeof(uh) > n || iplen > avail ||
@@ -99,7 +115,8 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 		    ip6->version != 6)
 			return VJ_DROP_UDP_MALFORMED;
 		nh = ip6->nexthdr;
-		iplen = sizeof(*ip6) + ntohs(ip6->payload_len);
+		iplen = vj_udp_ip_len(d, sizeof(*ip6) + ntohs(ip6->payload_len),
+				      avail);
 		if (iplen > avail)
 			return VJ_DROP_UDP_MALFORMED;
 		/* The classifier's walk, bounded by the copy and the packet. */
