@@ -16,9 +16,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ORDER = ["udp-recvmmsg", "udp-vjchan", "packet-v3", "afxdp-copy", "afxdp-zc",
+ORDER = ["udp-recvmmsg", "udp-vjchan", "udp-vjchan-filtered", "packet-v3", "afxdp-copy", "afxdp-zc",
          "vjchan-hook", "vjchan-filtered", "vjchan-xdp", "xdp-drop"]
-COLORS = {"udp-recvmmsg": "#4c72b0", "udp-vjchan": "#937860", "packet-v3": "#8172b2",
+COLORS = {"udp-recvmmsg": "#4c72b0", "udp-vjchan": "#937860", "udp-vjchan-filtered": "#da8bc3", "packet-v3": "#8172b2",
           "afxdp-copy": "#55a868", "afxdp-zc": "#a0c8a8",
           "vjchan-hook": "#c44e52", "vjchan-filtered": "#dd8452", "vjchan-xdp": "#8172b2", "xdp-drop": "#999999"}
 

@@ -21,7 +21,7 @@ import statistics
 import sys
 
 BASELINE = "udp-recvmmsg"
-ORDER = ["udp-recvmmsg", "udp-vjchan", "packet-v3", "afxdp-copy", "afxdp-zc",
+ORDER = ["udp-recvmmsg", "udp-vjchan", "udp-vjchan-filtered", "packet-v3", "afxdp-copy", "afxdp-zc",
          "vjchan-hook", "vjchan-filtered", "vjchan-sanctioned", "vjchan-xdp",
          "xdp-drop",
          "udp-recvmmsg@vjnet", "vjchan-driver@vjnet", "vjchan-direct@vjnet"]
@@ -177,6 +177,7 @@ def lat_table(rows):
 STAMPS = {
     "udp-recvmmsg": "SO_TIMESTAMPNS (CLOCK_REALTIME, at skb receive)",
     "udp-vjchan": "SO_TIMESTAMPNS (CLOCK_REALTIME, in the hook)",
+    "udp-vjchan-filtered": "SO_TIMESTAMPNS (CLOCK_REALTIME, at the copy from the port holder)",
     "packet-v3": "tp_sec/tp_nsec (CLOCK_REALTIME, at skb receive)",
     "afxdp-copy": "none: AF_XDP has no receive time stamp",
     "afxdp-zc": "none: AF_XDP has no receive time stamp",

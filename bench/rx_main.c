@@ -25,6 +25,7 @@
 static const struct rx_mode *const modes[] = {
 	&rx_udp_recvmmsg,
 	&rx_udp_vjchan,
+	&rx_udp_vjchan_filtered,
 	&rx_packet_v3,
 	&rx_afxdp_copy,
 	&rx_afxdp_zc,

@@ -20,7 +20,8 @@
 #include "rx.h"
 
 /* rx_mode.arg of the two modes here. */
-enum { UDP_SOCKET, UDP_CHANNEL };
+/* The receiver: a UDP socket, or a UDP channel in bypass or filtered mode. */
+enum { UDP_SOCKET, UDP_CHANNEL, UDP_CHANNEL_FILTERED };
 
 /* ---- udp-recvmmsg: a UDP socket, recvmmsg() batches of 64 ---------------- */
 
@@ -40,8 +41,9 @@ static int udp_open(struct rx *rx)
 	int one = 1, buf = 8 << 20, i;
 
 	struct vj_ring_req ring = { .entries = QUEUE_PKTS, .buf_size = 2048 };
-	uint32_t fw = VJ_BIND_FW_BYPASS;
-	bool chan = rx->mode->arg == UDP_CHANNEL;
+	bool chan = rx->mode->arg != UDP_SOCKET;
+	uint32_t fw = rx->mode->arg == UDP_CHANNEL ? VJ_BIND_FW_BYPASS :
+						      VJ_BIND_FW_FILTERED;
 
 	if (!u)
 		return -ENOMEM;
@@ -55,7 +57,8 @@ static int udp_open(struct rx *rx)
 	/*
 	 * A queue like the others': the socket's buffer (the kernel doubles
 	 * the value), or the channel's ring; the channel in bypass mode, as
-	 * vjchan-hook's, taken at the pre-routing hook.
+	 * vjchan-hook's, taken at the pre-routing hook, or in filtered mode
+	 * (the default), delivered by UDP through its port holder.
 	 */
 	if (chan ? setsockopt(u->fd, SOL_VJCHAN, VJ_RING, &ring, sizeof(ring)) ||
 		   setsockopt(u->fd, SOL_VJCHAN, VJ_BIND_FLAGS, &fw, sizeof(fw)) :
@@ -136,16 +139,17 @@ static void udp_drops(struct rx *rx)
 	socklen_t len = sizeof(mi);
 	struct vj_statistics st;
 
-	if (rx->mode->arg == UDP_CHANNEL) {
+	if (rx->mode->arg != UDP_SOCKET) {
 		len = sizeof(st);
 		if (!getsockopt(u->fd, SOL_VJCHAN, VJ_STATISTICS, &st, &len))
 			snprintf(rx->drops, sizeof(rx->drops),
-				 "rx_ring_full=%llu rx_udp_bad_csum=%llu rx_hook=%llu rx_driver=%llu rx_xdp=%llu",
+				 "rx_ring_full=%llu rx_udp_bad_csum=%llu rx_hook=%llu rx_driver=%llu rx_xdp=%llu rx_filtered=%llu",
 				 (unsigned long long)st.rx_ring_full,
 				 (unsigned long long)st.rx_udp_bad_csum,
 				 (unsigned long long)st.rx_hook,
 				 (unsigned long long)st.rx_driver,
-				 (unsigned long long)st.rx_xdp);
+				 (unsigned long long)st.rx_xdp,
+				 (unsigned long long)st.rx_filtered);
 		return;
 	}
 	if (!getsockopt(u->fd, SOL_SOCKET, SO_MEMINFO, mi, &len))
@@ -170,4 +174,9 @@ const struct rx_mode rx_udp_recvmmsg = {
 const struct rx_mode rx_udp_vjchan = {
 	"udp-vjchan", "SO_TIMESTAMPNS: CLOCK_REALTIME at the pre-routing hook",
 	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL
+};
+
+const struct rx_mode rx_udp_vjchan_filtered = {
+	"udp-vjchan-filtered", "SO_TIMESTAMPNS: CLOCK_REALTIME at the copy from the holder",
+	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL_FILTERED
 };
