@@ -129,7 +129,8 @@ static void vj_udp_unbind_chan(struct vj_udp_sock *us)
 
 /*
  * Bind the channel's flow to the port (and address and device) the holder
- * holds.  Called with vs->lock held, the holder bound and the channel not.
+ * holds.  Called with bind_lock held, the holder bound and the channel not;
+ * takes vs->lock after reading the holder's state (see vj_udp.h).
  */
 static int vj_udp_bind_chan(struct vj_udp_sock *us)
 {
@@ -139,20 +140,23 @@ static int vj_udp_bind_chan(struct vj_udp_sock *us)
 	int err;
 
 	vj_udp_holder_flow(us, &flow);
+	mutex_lock(&vs->lock);
 	err = vj_sock_ensure_ring(vs);
 	if (err)
-		return err;
+		goto out_unlock;
 	fe = vj_udp_spare_slot(us);
 	err = vj_udp_fill_slot(us, fe, &flow);
 	if (err)
-		return err;
+		goto out_unlock;
 	err = vj_sock_flow_bind(vs, fe);
 	if (err)
-		return err;
+		goto out_unlock;
 	us->fe = fe;
 	WRITE_ONCE(us->port, flow.dport);
 	WRITE_ONCE(vs->bound, true);
-	return 0;
+out_unlock:
+	mutex_unlock(&vs->lock);
+	return err;
 }
 
 /*
@@ -164,11 +168,10 @@ static int vj_udp_bind_chan(struct vj_udp_sock *us)
 static int vj_udp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
 {
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
-	struct vj_sock *vs = &us->vs;
 	int err;
 
-	mutex_lock(&vs->lock);
-	if (vs->bound || vj_udp_holder_has_port(us)) {
+	mutex_lock(&us->bind_lock);
+	if (READ_ONCE(us->vs.bound) || vj_udp_holder_has_port(us)) {
 		err = -EINVAL;
 		goto out_unlock;
 	}
@@ -176,19 +179,18 @@ static int vj_udp_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len
 	if (!err)
 		err = vj_udp_bind_chan(us);
 out_unlock:
-	mutex_unlock(&vs->lock);
+	mutex_unlock(&us->bind_lock);
 	return err;
 }
 
 /* Bind to an ephemeral port on any address, as UDP does before a send. */
 static int vj_udp_autobind(struct vj_udp_sock *us)
 {
-	struct vj_sock *vs = &us->vs;
 	struct sockaddr_storage any = {};
 	int len, err = 0;
 
-	mutex_lock(&vs->lock);
-	if (vs->bound)
+	mutex_lock(&us->bind_lock);
+	if (READ_ONCE(us->vs.bound))
 		goto out_unlock;
 	if (!vj_udp_holder_has_port(us)) {
 		any.ss_family = us->family;
@@ -201,7 +203,7 @@ static int vj_udp_autobind(struct vj_udp_sock *us)
 	}
 	err = vj_udp_bind_chan(us);
 out_unlock:
-	mutex_unlock(&vs->lock);
+	mutex_unlock(&us->bind_lock);
 	return err;
 }
 
@@ -218,15 +220,20 @@ static void vj_udp_follow_holder(struct vj_udp_sock *us)
 	struct vj_sock *vs = &us->vs;
 	struct vj_flow_entry *spare;
 	struct vj_flow flow;
+	bool has_port;
 
+	mutex_lock(&us->bind_lock);
+	/* The holder's state first: its lock is never taken under vs->lock. */
+	has_port = vj_udp_holder_has_port(us);
+	if (has_port)
+		vj_udp_holder_flow(us, &flow);
 	mutex_lock(&vs->lock);
 	if (!vs->bound)
 		goto out_unlock;
-	if (!vj_udp_holder_has_port(us)) {
+	if (!has_port) {
 		vj_udp_unbind_chan(us);
 		goto out_unlock;
 	}
-	vj_udp_holder_flow(us, &flow);
 	if (!memcmp(&flow, &us->fe->flow, sizeof(flow)))
 		goto out_unlock;
 	spare = vj_udp_spare_slot(us);
@@ -237,6 +244,7 @@ static void vj_udp_follow_holder(struct vj_udp_sock *us)
 	us->unhash_gp = get_state_synchronize_rcu();
 out_unlock:
 	mutex_unlock(&vs->lock);
+	mutex_unlock(&us->bind_lock);
 }
 
 static int vj_udp_connect(struct socket *sock, struct sockaddr *uaddr,
@@ -412,6 +420,7 @@ static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 	us->family = family;
 	us->fw_mode = VJ_BIND_FW_FILTERED;
 	mutex_init(&us->rx_lock);
+	mutex_init(&us->bind_lock);
 	vj_udp_holder_attach(us);
 	return 0;
 

@@ -49,8 +49,8 @@
 #include "vj_udp.h"
 
 /* Copy one datagram that UDP queued on the holder into the ring. */
-static bool vj_udp_holder_ring(struct vj_udp_sock *us,
-			       struct vj_flow_entry *fe, struct sk_buff *skb)
+static bool vj_udp_holder_ring(struct vj_udp_sock *us, struct vj_ring *ring,
+			       struct sk_buff *skb)
 {
 	unsigned int nh = skb->data - skb_network_header(skb), l2 = 0;
 	u32 path = VJ_DESC_F_FILTERED;
@@ -77,7 +77,7 @@ static bool vj_udp_holder_ring(struct vj_udp_sock *us,
 	else
 		ifindex = IP6CB(skb)->iif;
 	__skb_push(skb, nh);
-	switch (vj_ring_rx_skb(fe->ring, skb, mac, l2, ifindex, path)) {
+	switch (vj_ring_rx_skb(ring, skb, mac, l2, ifindex, path)) {
 	case 0:
 		vj_count(VJ_CNT_FW_CLAIMED);
 		return true;
@@ -92,8 +92,8 @@ static bool vj_udp_holder_ring(struct vj_udp_sock *us,
 /* The holder's sk_data_ready(): UDP queued datagrams on it. */
 static void vj_udp_holder_data_ready(struct sock *hsk)
 {
-	struct vj_flow_entry *fe;
 	struct vj_udp_sock *us;
+	struct vj_ring *ring;
 	struct sk_buff *skb;
 	bool wake = false;
 	int off, err;
@@ -102,13 +102,14 @@ static void vj_udp_holder_data_ready(struct sock *hsk)
 	us = rcu_dereference_sk_user_data(hsk);
 	if (!us || !READ_ONCE(us->vs.bound))
 		goto out_unlock;
-	fe = READ_ONCE(us->fe);
+	/* Bound: the ring exists (see vj_sock_ensure_ring()). */
+	ring = smp_load_acquire(&us->vs.ring);
 	for (;;) {
 		off = 0;
 		skb = __skb_recv_udp(hsk, MSG_DONTWAIT, &off, &err);
 		if (!skb)
 			break;
-		wake |= vj_udp_holder_ring(us, fe, skb);
+		wake |= vj_udp_holder_ring(us, ring, skb);
 		skb_consume_udp(hsk, skb, 0);
 	}
 	if (wake)

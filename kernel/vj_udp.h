@@ -16,9 +16,15 @@
  * take them first.  The receiving calls read the ring, and the holder only
  * for its errors (MSG_ERRQUEUE, sk_err).
  *
- * Locking: vs->lock (struct vj_sock) serializes bind, autobind and the
- * firewall mode; rx_lock serializes the receiving calls, which consume the
- * ring.  Neither is held while sleeping for data.
+ * Locking: bind_lock serializes bind, autobind and following the holder
+ * after connect(): the holder's calls and its socket lock are taken under
+ * it; vs->lock (struct vj_sock) then guards the channel's binding (ring,
+ * flow-table slots, bound) and the firewall mode, and is never held while
+ * the holder's socket lock is taken, since mmap() takes vs->lock under
+ * mmap_lock and a holder's send may fault under its socket lock.  Order:
+ * bind_lock, holder's socket lock, (mmap_lock,) vs->lock.  rx_lock
+ * serializes the receiving calls, which consume the ring.  None is held
+ * while sleeping for data.
  */
 #ifndef _VJ_UDP_H
 #define _VJ_UDP_H
@@ -39,6 +45,7 @@ struct vj_udp_sock {
 	struct vj_flow_entry *fe;	/* the slot bound while vs.bound */
 	unsigned long unhash_gp; /* RCU state when a slot last left the table */
 	struct socket *holder;	/* the port holder, for the socket's life */
+	struct mutex bind_lock;	/* bind, autobind, following the holder */
 	struct mutex rx_lock;	/* receiving calls */
 	int family;		/* AF_INET or AF_INET6 */
 	__be16 port;		/* the bound port, for the receiving calls */
