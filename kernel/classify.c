@@ -263,8 +263,8 @@ static bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
  */
 static struct vj_flow_entry *vj_classify_fast(struct vj_net *vn,
 					      const struct vj_flow_key *key,
-					const struct net_device *dev,
-					unsigned int len)
+					      const struct net_device *dev,
+					      unsigned int len)
 {
 	struct vj_flow_entry *fe = vj_flow_lookup(vn, key);
 	struct vj_sanction *s = NULL;
@@ -346,8 +346,8 @@ static struct vj_flow_entry *vj_classify_filtered(struct vj_net *vn,
  */
 struct vj_flow_entry *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
 				      const struct nf_hook_state *state,
-				struct vj_flow_key *key, int *thoff,
-				unsigned int *verdict)
+				      struct vj_flow_key *key, int *thoff,
+				      unsigned int *verdict)
 {
 	*verdict = NF_ACCEPT;
 	if (!rcu_access_pointer(vn->masks[state->pf == NFPROTO_IPV6]))
@@ -380,7 +380,7 @@ struct vj_flow_entry *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
  */
 struct vj_flow_entry *vj_classify_frame(struct net_device *dev, const u8 *frame,
 					unsigned int hlen, unsigned int len,
-				  __be16 *proto)
+					__be16 *proto)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)frame;
 	struct vj_flow_key key;

@@ -98,7 +98,7 @@ static void vj_deliver_count(u32 path, bool claimed, unsigned int n)
 /* Cut an aggregate into its segments and ring each; consumes @skb. */
 static void vj_deliver_segments(struct vj_flow_entry *fe, struct sk_buff *skb,
 				const u8 *mac, unsigned int l2, int ifindex,
-			     u32 path)
+				u32 path)
 {
 	unsigned int segs_in = skb_shinfo(skb)->gso_segs ?: 1;
 	unsigned int claimed = 0, dropped = 0;

@@ -54,7 +54,7 @@ EXPORT_SYMBOL_GPL(vj_gbuf_put);
  */
 static struct vj_flow_entry *vj_driver_rx_one(struct vj_gbuf *buf,
 					      struct napi_struct *napi,
-					struct vj_rx_result *res)
+					      struct vj_rx_result *res)
 {
 	struct net_device *dev = buf->dev;
 	struct vj_flow_entry *fe;

@@ -76,7 +76,7 @@ static unsigned int vj_udp_ip_len(const struct vj_desc *d, unsigned int iplen,
  */
 static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 				     const struct vj_desc *d, const u8 *data,
-				  struct vj_udp_dgram *dg)
+				     struct vj_udp_dgram *dg)
 {
 	u8 hdr[VJ_UDP_HDR_MAX] __aligned(4);
 	unsigned int l3 = d->l3_off, avail, n, ulen, iplen;
@@ -280,7 +280,7 @@ static void vj_udp_put_pktinfo(struct vj_udp_sock *us, struct msghdr *msg,
  */
 static int vj_udp_copy_out(struct vj_udp_sock *us, const struct vj_desc *d,
 			   const u8 *data, const struct vj_udp_dgram *dg,
-		       struct msghdr *msg, size_t len, int flags)
+			   struct msghdr *msg, size_t len, int flags)
 {
 	size_t copied = min_t(size_t, len, dg->payload_len);
 

@@ -26,10 +26,10 @@ int vj_fw_bind_check(struct sock *sk, u16 flags);
 int vj_fw_mode_check(u16 flags);
 struct vj_flow_entry *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
 				      const struct nf_hook_state *state,
-				struct vj_flow_key *key, int *thoff,
-				unsigned int *verdict);
+				      struct vj_flow_key *key, int *thoff,
+				      unsigned int *verdict);
 struct vj_flow_entry *vj_classify_frame(struct net_device *dev, const u8 *frame,
 					unsigned int hlen, unsigned int len,
-				  __be16 *proto);
+					__be16 *proto);
 
 #endif /* _VJ_CLASSIFY_H */
