@@ -126,13 +126,6 @@ static int t_reuseaddr_more_specific(void)
 	return 0;
 }
 
-static int run(const char *cmd)
-{
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /*
  * An IPsec input policy that wants ESP for UDP to the port: a plaintext
  * datagram is dropped by UDP's policy check, for a channel as for an
@@ -141,24 +134,20 @@ static int run(const char *cmd)
 static int t_xfrm_policy_in(void)
 {
 	uint16_t port = tport(0);
-	char cmd[256], del[256];
 	int c;
 
 	vjt_ifindex();
-	snprintf(cmd, sizeof(cmd),
-		 "ip xfrm policy add src %s/32 dst %s/32 proto udp dport %u "
-		 "dir in tmpl proto esp mode transport 2>/dev/null",
-		 VJT_PEER4, VJT_LOCAL4, port);
-	snprintf(del, sizeof(del),
-		 "ip xfrm policy del src %s/32 dst %s/32 proto udp dport %u "
-		 "dir in 2>/dev/null", VJT_PEER4, VJT_LOCAL4, port);
 	c = udp_chan(AF_INET);
 	EXPECT_OK(udp_bind_to(c, "0.0.0.0", port), "bind the channel");
-	if (run(cmd))
+	if (sh("ip xfrm policy add src %s/32 dst %s/32 proto udp dport %u "
+	       "dir in tmpl proto esp mode transport 2>/dev/null",
+	       VJT_PEER4, VJT_LOCAL4, port))
 		skip("ip xfrm policy add failed (no XFRM in this kernel?)");
 	inject4(port, 4);
 	expect_none(c, "the channel under an ESP-only input policy");
-	CHECK(!run(del), "ip xfrm policy del failed");
+	CHECK(!sh("ip xfrm policy del src %s/32 dst %s/32 proto udp dport %u "
+		  "dir in 2>/dev/null", VJT_PEER4, VJT_LOCAL4, port),
+	      "ip xfrm policy del failed");
 	inject4(port, 5);
 	expect_gets(c, 5, "the channel without the policy");
 	close(c);
