@@ -254,11 +254,12 @@ static bool vj_dst_local(struct net *net, const struct vj_flow_key *key,
  * @dev: the device it arrived on
  * @len: its length from the IP header on, as conntrack counts it
  *
- * Returns the channel that wins the match rule if it may take the packet
- * on a fast path, else NULL: the packet then goes on to the stack untouched
- * (and, if the winner is a filtered channel, reaches it through the
- * firewall).  A packet of a sanctioned connection that is returned is
- * counted in the connection's conntrack entry, which does not see it.
+ * Returns the channel that wins the match rule if it may take the packet on
+ * a fast path (the member of its group for this flow), else NULL: the packet
+ * then goes on to the stack untouched (and, if the winner is a filtered
+ * channel, reaches it through the firewall).  A packet of a sanctioned
+ * connection that is returned is counted in the connection's conntrack
+ * entry, which does not see it.
  * Caller holds rcu_read_lock().
  */
 static struct vj_flow_entry *vj_classify_fast(struct vj_net *vn,
@@ -287,8 +288,14 @@ static struct vj_flow_entry *vj_classify_fast(struct vj_net *vn,
 		vj_count(VJ_CNT_NOT_LOCAL);
 		return NULL;
 	}
+	/* Too long for the channel's buffers: the stack delivers it whole. */
+	if (fe->fast_max && len > fe->fast_max)
+		return NULL;
 	if (s)
 		vj_sanction_use(s, len);
+	/* A group: the member for this flow (the same on every fast path). */
+	if (READ_ONCE(fe->grouped))
+		fe = vj_flow_group_pick(vn, fe, key);
 	return fe;
 }
 

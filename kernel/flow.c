@@ -186,29 +186,104 @@ static void vj_flow_unhash(struct vj_net *vn, struct vj_flow_entry *fe)
 		vj_count(VJ_CNT_MASKS_NOMEM);
 }
 
-/* Whether a channel other than @except has @fe's flow id. */
+static bool vj_flow_same_id(const struct vj_flow_entry *a,
+			    const struct vj_flow_entry *b)
+{
+	return a->mask == b->mask && vj_key_equal(&a->key, &b->key);
+}
+
+/* May @a and @b share their flow id? */
+static bool vj_flow_may_share(const struct vj_flow_entry *a,
+			      const struct vj_flow_entry *b)
+{
+	return a->group && a->group == b->group && a->fw_mode == b->fw_mode;
+}
+
+/*
+ * Whether a channel other than @except has @fe's flow id and may not share
+ * it; *@shared says whether one that may was found.
+ */
 static bool vj_flow_taken(struct vj_net *vn, const struct vj_flow_entry *fe,
-			  const struct vj_flow_entry *except)
+			  const struct vj_flow_entry *except, bool *shared)
+{
+	struct vj_flow_entry *other;
+
+	*shared = false;
+	hlist_for_each_entry(other, vj_flow_bucket(vn, &fe->key, fe->mask), hnode) {
+		if (other == except || !vj_flow_same_id(other, fe))
+			continue;
+		if (!vj_flow_may_share(other, fe))
+			return true;
+		*shared = true;
+	}
+	return false;
+}
+
+/* @fe joined a group: every member spreads from now on. */
+static void vj_flow_mark_grouped(struct vj_net *vn, struct vj_flow_entry *fe)
 {
 	struct vj_flow_entry *other;
 
 	hlist_for_each_entry(other, vj_flow_bucket(vn, &fe->key, fe->mask), hnode)
-		if (other != except && other->mask == fe->mask &&
-		    vj_key_equal(&other->key, &fe->key))
-			return true;
-	return false;
+		if (vj_flow_same_id(other, fe))
+			WRITE_ONCE(other->grouped, true);
+}
+
+/* The flow's hash for spreading over a group: addresses and ports. */
+static u32 vj_flow_hash(const struct vj_net *vn, const struct vj_flow_key *pkt)
+{
+	u32 h = jhash2((__force const u32 *)pkt->saddr,
+		       ARRAY_SIZE(pkt->saddr), vn->seed);
+
+	h = jhash2((__force const u32 *)pkt->daddr, ARRAY_SIZE(pkt->daddr), h);
+	return jhash_2words((__force u32)pkt->sport, (__force u32)pkt->dport, h);
+}
+
+/**
+ * vj_flow_group_pick - the member of a group that takes a flow
+ * @vn: the namespace's channels
+ * @first: what vj_flow_lookup() returned for @pkt, a grouped entry
+ * @pkt: the packet's flow key
+ *
+ * The same flow goes to the same member on every fast path while the
+ * group does not change (the hash of its addresses and ports, modulo the
+ * members); a join or a leave moves flows, as in a reuseport group.
+ * Returns the member, @first if the group changed under the walk.
+ * Caller holds rcu_read_lock().
+ */
+struct vj_flow_entry *vj_flow_group_pick(struct vj_net *vn,
+					 struct vj_flow_entry *first,
+					 const struct vj_flow_key *pkt)
+{
+	struct vj_flow_entry *fe = first;
+	u32 n = 0, k;
+
+	/* The lookup found the first member in the bucket: walk from it. */
+	hlist_for_each_entry_from_rcu(fe, hnode)
+		if (vj_flow_same_id(fe, first))
+			n++;
+	if (n < 2)
+		return first;
+	k = reciprocal_scale(vj_flow_hash(vn, pkt), n);
+	fe = first;
+	hlist_for_each_entry_from_rcu(fe, hnode)
+		if (vj_flow_same_id(fe, first) && !k--)
+			return fe;
+	return first;
 }
 
 /*
  * Put @fe (key, mask, flow and ring set) into the table and the channel
  * list; @except, if not NULL, is a channel about to leave the table, whose
- * flow id @fe may share.  Called with vn->lock held.  Returns 0,
+ * flow id @fe may share.  Channels of one group share a flow id (see
+ * struct vj_flow_entry).  Called with vn->lock held.  Returns 0,
  * -ENODEV (no such interface), -EADDRINUSE or -ENOMEM.
  */
 static int vj_flow_insert(struct vj_net *vn, struct vj_flow_entry *fe,
 			  const struct vj_flow_entry *except)
 {
 	unsigned int fam = fe->key.family;
+	bool shared;
 	int err;
 
 	lockdep_assert_held(&vn->lock);
@@ -226,7 +301,7 @@ static int vj_flow_insert(struct vj_net *vn, struct vj_flow_entry *fe,
 		if (err)
 			return err;
 	}
-	if (vj_flow_taken(vn, fe, except))
+	if (vj_flow_taken(vn, fe, except, &shared))
 		return -EADDRINUSE;
 
 	if (!vn->mask_refs[fam][fe->mask]++) {
@@ -236,7 +311,10 @@ static int vj_flow_insert(struct vj_net *vn, struct vj_flow_entry *fe,
 			return err;
 		}
 	}
+	fe->grouped = false;
 	hlist_add_head_rcu(&fe->hnode, vj_flow_bucket(vn, &fe->key, fe->mask));
+	if (shared)
+		vj_flow_mark_grouped(vn, fe);
 	WRITE_ONCE(fe->hashed, true);
 	list_add_tail(&fe->list, &vn->channels);
 	return 0;

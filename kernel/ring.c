@@ -19,6 +19,7 @@
 
 #include "vj_ring.h"
 #include "vj_ring_gbuf.h"
+#include "vj_ring_int.h"
 #include "vj_stats.h"
 
 static bool vj_ring_req_valid(const struct vj_ring_req *req)
@@ -168,7 +169,8 @@ err_free_ring:
 /*
  * Called once no producer can reach the ring any more (after an RCU grace
  * period) and no mapping is left (the mapping holds the socket's file).
- * Global buffers still queued are returned to the pool.
+ * Global buffers still queued are returned to the pool, held datagrams
+ * freed.
  */
 void vj_ring_destroy(struct vj_ring *ring)
 {
@@ -180,6 +182,10 @@ void vj_ring_destroy(struct vj_ring *ring)
 		if (slot->gbuf)
 			vj_ring_gbuf_release(ring, slot->gbuf);
 	}
+	/* Held datagrams, wherever the consumer left them. */
+	for (i = 0; i < ring->entries; i++)
+		if (ring->slots[i].skb)
+			vj_ring_held_drop(ring, &ring->slots[i], false);
 	vj_stats_add_pinned(-(long)ring->size);
 	kvfree(ring->free_ids);
 	vfree(ring->area);

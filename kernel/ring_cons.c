@@ -6,6 +6,8 @@
  * its label.
  */
 
+#include <linux/skbuff.h>
+
 #include "vj_ring.h"
 #include "vj_ring_cons.h"
 #include "vj_ring_int.h"
@@ -77,6 +79,24 @@ const u8 *vj_ring_data(struct vj_ring *ring, const struct vj_desc *d)
 }
 
 /*
+ * The datagram slot @idx holds (VJ_DESC_F_HELD), with a reference the
+ * caller drops, or NULL if the slot holds none or the consumer index moved
+ * past it through the mapping.
+ */
+struct sk_buff *vj_ring_held(struct vj_ring *ring, u32 idx)
+{
+	struct sk_buff *skb = NULL;
+
+	spin_lock_bh(&ring->lock);
+	if (ring->cons == idx)
+		skb = ring->slots[idx & ring->mask].skb;
+	if (skb)
+		skb_get(skb);
+	spin_unlock_bh(&ring->lock);
+	return skb;
+}
+
+/*
  * Hand slot @idx back to the producer, counting why: delivered to the
  * caller (@why VJ_CONSUMED), or dropped.  If the consumer index moved past
  * @idx meanwhile (user space consumed through the mapping) nothing changes.
@@ -98,6 +118,10 @@ void vj_ring_consume(struct vj_ring *ring, u32 idx, enum vj_consumed why)
 		break;
 	}
 	if (ring->cons == idx) {
+		struct vj_slot *slot = &ring->slots[idx & ring->mask];
+
+		if (slot->skb)
+			vj_ring_held_drop(ring, slot, why == VJ_CONSUMED);
 		WRITE_ONCE(ring->cons, idx + 1);
 		smp_store_release(ring->consumer, idx + 1); /* D, matches A */
 	}

@@ -106,7 +106,29 @@ struct vj_slot *vj_ring_reserve_slot(struct vj_ring *ring)
 	if (unlikely(ring->dead))
 		return ERR_PTR(-ENODEV);
 	slot = vj_ring_reserve(ring);
-	return slot ?: ERR_PTR(-ENOSPC);
+	if (!slot)
+		return ERR_PTR(-ENOSPC);
+	/* The consumer moved past a held datagram through the mapping. */
+	if (unlikely(slot->skb))
+		vj_ring_held_drop(ring, slot, false);
+	return slot;
+}
+
+/*
+ * Free the datagram @slot holds and its charge; @consumed says whether it
+ * was delivered.  Called with ring->lock held.
+ */
+void vj_ring_held_drop(struct vj_ring *ring, struct vj_slot *slot,
+		       bool consumed)
+{
+	struct sk_buff *skb = slot->skb;
+
+	slot->skb = NULL;
+	ring->held_bytes -= skb->truesize;
+	if (consumed)
+		consume_skb(skb);
+	else
+		kfree_skb(skb);
 }
 
 /*
@@ -196,6 +218,48 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		vj_ring_fix_partial_csum(skb, dst, l2, copy);
 	vj_ring_produce(ring, &slot->desc, len, copy, ifindex, l2,
 			skb->protocol, path | (l2 ? VJ_DESC_F_L2 : 0));
+	if (!ring->npending)
+		vj_ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
+	return 0;
+}
+
+/**
+ * vj_ring_rx_held - give the ring a datagram instead of a copy of it
+ * @ring: a UDP channel socket's ring
+ * @skb: the datagram, which the ring owns from now on whatever the result
+ * @ifindex: the interface it arrived on
+ * @path: VJ_DESC_F_* bits of how it came (VJ_DESC_F_FILTERED, CSUM_OK)
+ * @limit: the most bytes (truesize) of held datagrams, the socket's
+ *	receive buffer; as UDP, one datagram is taken while below it
+ *
+ * For a datagram too large for a buffer: the slot holds @skb and its
+ * descriptor says VJ_DESC_F_HELD with nothing in the buffer (len 0).
+ * Returns 0, -ENOSPC if the ring is full or @limit reached (counted in
+ * rx_ring_full) or -ENODEV if the ring is dead.
+ */
+int vj_ring_rx_held(struct vj_ring *ring, struct sk_buff *skb, int ifindex,
+		    u32 path, u32 limit)
+{
+	struct vj_slot *slot;
+
+	spin_lock_bh(&ring->lock);
+	slot = vj_ring_reserve_copy(ring);
+	if (!IS_ERR(slot) && ring->held_bytes > limit) {
+		ring->stats.rx_ring_full++;
+		slot = ERR_PTR(-ENOSPC);
+	}
+	if (IS_ERR(slot)) {
+		spin_unlock_bh(&ring->lock);
+		kfree_skb(skb);
+		return PTR_ERR(slot);
+	}
+	slot->skb = skb;
+	ring->held_bytes += skb->truesize;
+	vj_ring_produce(ring, &slot->desc, 0, 0, ifindex, 0, skb->protocol,
+			path | VJ_DESC_F_HELD);
+	/* Counted as it came, not as stored: rx_bytes is about traffic. */
+	ring->stats.rx_bytes += skb->len;
 	if (!ring->npending)
 		vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);

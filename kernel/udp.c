@@ -16,6 +16,7 @@
 #include <asm/ioctls.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
+#include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/module.h>
@@ -27,6 +28,7 @@
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
+#include <net/sock_reuseport.h>
 #include <net/tcp_states.h>
 
 #include "vj_classify.h"
@@ -91,6 +93,28 @@ static struct vj_flow_entry *vj_udp_spare_slot(struct vj_udp_sock *us)
 	return us->fe == &us->vs.fe ? &us->alt : &us->vs.fe;
 }
 
+/*
+ * Which channels may share the flow id (struct vj_flow_entry, group): when
+ * UDP delivers, whichever it lets share the port (UDP chooses the socket);
+ * in bypass and sanctioned mode, where the fast paths choose, the members
+ * of the holder's reuseport group.
+ */
+static u32 vj_udp_group(struct vj_udp_sock *us)
+{
+	struct sock *hsk = us->holder->sk;
+	struct sock_reuseport *reuse;
+	u32 group = 0;
+
+	if (us->fw_mode == VJ_BIND_FW_FILTERED)
+		return VJ_FLOW_GROUP_UDP;
+	rcu_read_lock();
+	reuse = rcu_dereference(hsk->sk_reuseport_cb);
+	if (reuse && hsk->sk_reuseport)
+		group = reuse->reuseport_id + 1;
+	rcu_read_unlock();
+	return group;
+}
+
 /* Fill the unbound slot @fe for @flow; the ring exists. */
 static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_flow_entry *fe,
 			    const struct vj_flow *flow)
@@ -111,7 +135,11 @@ static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_flow_entry *fe,
 	/* Checksums without a device verdict are summed in recvmsg(). */
 	fe->csum_in_consumer = true;
 	/* Filtered and sanctioned: UDP delivers (udp_holder.c). */
-	fe->udp_delivers = us->fw_mode != VJ_BIND_FW_BYPASS;
+	/* UDP delivers what the fast paths leave: all unless bypass. */
+	fe->udp_delivers = true;
+	fe->group = vj_udp_group(us);
+	/* What would be cut goes to UDP, which delivers it whole. */
+	fe->fast_max = us->vs.ring->buf_size - ETH_HLEN;
 	return 0;
 }
 

@@ -18,7 +18,10 @@
  * which here, in the same context, takes every queued datagram off the
  * holder (__skb_recv_udp()) and copies it into the channel's ring with its
  * Ethernet header, VJ_DESC_F_FILTERED, with VJ_DESC_F_CSUM_OK if the
- * checksum is already known good.  The receiving calls (udp_rx.c) check the headers and
+ * checksum is already known good.  A datagram too large for a buffer (up to
+ * 64 KiB, often reassembled from fragments) is not copied: the ring holds it
+ * (VJ_DESC_F_HELD), charged against the channel socket's SO_RCVBUF as UDP
+ * charges its queue.  The receiving calls (udp_rx.c) check the headers and
  * sum what is not known good, in the consumer's context.  The arrival
  * interface is what UDP keeps for IP_PKTINFO (the holder has it set).
  *
@@ -44,22 +47,28 @@
 #include <net/sock.h>
 #include <net/udp.h>
 
+#include "vj_ring.h"
 #include "vj_ring_prod.h"
 #include "vj_stats.h"
 #include "vj_udp.h"
 
-/* Copy one datagram that UDP queued on the holder into the ring. */
+/*
+ * Move one datagram that UDP queued on the holder into the ring: a copy,
+ * or the datagram itself if it does not fit a buffer.  Takes @skb.
+ */
 static bool vj_udp_holder_ring(struct vj_udp_sock *us, struct vj_ring *ring,
-			       struct sk_buff *skb)
+			       struct sock *hsk, struct sk_buff *skb)
 {
 	unsigned int nh = skb->data - skb_network_header(skb), l2 = 0;
 	u32 path = VJ_DESC_F_FILTERED;
 	const u8 *mac = NULL;
-	int ifindex;
+	int ifindex, err;
 
 	/* UDP left skb->data at the payload: copy from the IP header. */
-	if (WARN_ON_ONCE(skb_network_header(skb) < skb->head))
+	if (WARN_ON_ONCE(skb_network_header(skb) < skb->head)) {
+		skb_consume_udp(hsk, skb, 0);
 		return false;
+	}
 	/*
 	 * With the Ethernet header in front, as the other skb paths copy it
 	 * (skb->dev is UDP's scratch space by now: the header's length
@@ -76,8 +85,16 @@ static bool vj_udp_holder_ring(struct vj_udp_sock *us, struct vj_ring *ring,
 		ifindex = PKTINFO_SKB_CB(skb)->ipi_ifindex;
 	else
 		ifindex = IP6CB(skb)->iif;
-	__skb_push(skb, nh);
-	switch (vj_ring_rx_skb(ring, skb, mac, l2, ifindex, path)) {
+	if (l2 + nh + skb->len > ring->buf_size) {
+		/* Too large for a buffer: the ring holds it, as it is. */
+		err = vj_ring_rx_held(ring, skb, ifindex, path,
+				      READ_ONCE(us->vs.sk.sk_rcvbuf));
+	} else {
+		__skb_push(skb, nh);
+		err = vj_ring_rx_skb(ring, skb, mac, l2, ifindex, path);
+		skb_consume_udp(hsk, skb, 0);
+	}
+	switch (err) {
 	case 0:
 		vj_count(VJ_CNT_FW_CLAIMED);
 		return true;
@@ -109,8 +126,7 @@ static void vj_udp_holder_data_ready(struct sock *hsk)
 		skb = __skb_recv_udp(hsk, MSG_DONTWAIT, &off, &err);
 		if (!skb)
 			break;
-		wake |= vj_udp_holder_ring(us, ring, skb);
-		skb_consume_udp(hsk, skb, 0);
+		wake |= vj_udp_holder_ring(us, ring, hsk, skb);
 	}
 	if (wake)
 		us->vs.sk.sk_data_ready(&us->vs.sk);

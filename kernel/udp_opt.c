@@ -70,6 +70,8 @@ static int vj_udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
 	mutex_lock(&vs->lock);
 	if (vs->bound)
 		err = -EBUSY;
+	else if (flags != VJ_BIND_FW_FILTERED && us->progs)
+		err = -EOPNOTSUPP;	/* see vj_udp_set_prog() */
 	else
 		us->fw_mode = flags;
 	mutex_unlock(&vs->lock);
@@ -77,12 +79,33 @@ static int vj_udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
 }
 
 /*
+ * A socket filter or a reuseport group's program: UDP runs it on the
+ * holder's datagrams, so it applies where UDP delivers (the filtered mode),
+ * and is refused where the fast paths would pass it by.
+ */
+static int vj_udp_set_prog(struct vj_udp_sock *us, int optname,
+			   sockptr_t optval, unsigned int optlen)
+{
+	int err = 0;
+
+	mutex_lock(&us->vs.lock);
+	if (us->fw_mode != VJ_BIND_FW_FILTERED)
+		err = -EOPNOTSUPP;
+	else
+		us->progs = true;
+	mutex_unlock(&us->vs.lock);
+	if (err)
+		return err;
+	return sock_setsockopt(us->holder, SOL_SOCKET, optname, optval, optlen);
+}
+
+/*
  * SOL_SOCKET (the socket has SOCK_CUSTOM_SOCKOPT, so every level comes
- * here).  Options that shape sending or binding are set on the holder,
- * then on the channel socket so that getsockopt() reports them
- * (SO_REUSEPORT is only recorded there: the core refuses it on a socket
- * that is not inet); socket filters are refused, since no socket buffer
- * reaches the channel; the rest apply to the channel socket.
+ * here).  Options that shape sending, binding or UDP's choice of socket
+ * are set on the holder, then on the channel socket so that getsockopt()
+ * reports them (SO_REUSEPORT is only recorded there: the core refuses it
+ * on a socket that is not inet); socket filters and reuseport programs go
+ * to the holder (vj_udp_set_prog()); the rest apply to the channel socket.
  */
 static int vj_udp_set_sol_socket(struct socket *sock, int optname,
 				 sockptr_t optval, unsigned int optlen)
@@ -110,8 +133,14 @@ static int vj_udp_set_sol_socket(struct socket *sock, int optname,
 	case SO_ATTACH_BPF:
 	case SO_ATTACH_REUSEPORT_CBPF:
 	case SO_ATTACH_REUSEPORT_EBPF:
-		return -EOPNOTSUPP;
+		return vj_udp_set_prog(us, optname, optval, optlen);
+	case SO_DETACH_FILTER:
+	case SO_LOCK_FILTER:
+	case SO_DETACH_REUSEPORT_BPF:
+		return sock_setsockopt(us->holder, SOL_SOCKET, optname, optval,
+				       optlen);
 	case SO_REUSEADDR:
+	case SO_INCOMING_CPU:
 	case SO_SNDBUF:
 	case SO_SNDBUFFORCE:
 	case SO_BROADCAST:

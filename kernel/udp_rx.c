@@ -10,9 +10,11 @@
  * memory before it checks them (user space can write the mapping),
  * verifies the UDP checksum unless the receive path already did
  * (VJ_DESC_F_CSUM_OK), copies the payload to the caller and hands the slot
- * back (vj_ring_consume()).  A packet that fails a check is dropped and
- * counted (rx_udp_malformed, rx_udp_bad_csum, rx_udp_not_peer), never
- * delivered, and the next one is tried.
+ * back (vj_ring_consume()).  A datagram too large for a buffer is held by the
+ * ring as UDP delivered it (VJ_DESC_F_HELD, udp_holder.c) and copied from
+ * there, its checksum summed as udp_recvmsg() sums it.  A packet that fails a
+ * check is dropped and counted (rx_udp_malformed, rx_udp_bad_csum,
+ * rx_udp_not_peer), never delivered, and the next one is tried.
  */
 
 #include <linux/in.h>
@@ -31,6 +33,7 @@
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
+#include <net/udp.h>
 
 #include "vj_parse.h"
 #include "vj_ring.h"
@@ -129,6 +132,13 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 	}
 	memcpy(&uh, hdr + off, sizeof(uh));
 	ulen = ntohs(uh.len);
+	/*
+	 * What UDP delivered is the datagram as it left it: trimmed to its
+	 * UDP length, or shorter by a socket filter (which runs only on a
+	 * checksum already verified, so VJ_DESC_F_CSUM_OK is set then).
+	 */
+	if (d->flags & VJ_DESC_F_FILTERED && ulen >= sizeof(uh))
+		ulen = iplen - off;
 	/* Bytes after the UDP length are padding, as UDP trims them. */
 	if (ulen < sizeof(uh) || ulen > iplen - off ||
 	    uh.dest != READ_ONCE(us->port))
@@ -275,25 +285,86 @@ static void vj_udp_put_pktinfo(struct vj_udp_sock *us, struct msghdr *msg,
 }
 
 /*
- * Copy the datagram to the caller.  Returns the bytes copied, or the
- * datagram's length with MSG_TRUNC, or -EFAULT.
+ * Copy the datagram to the caller, from the mapping (@data) or the held
+ * datagram (@skb).  Returns the bytes copied, or the datagram's length with
+ * MSG_TRUNC, or -EFAULT.
  */
 static int vj_udp_copy_out(struct vj_udp_sock *us, const struct vj_desc *d,
-			   const u8 *data, const struct vj_udp_dgram *dg,
-			   struct msghdr *msg, size_t len, int flags)
+			   const u8 *data, struct sk_buff *skb,
+			   const struct vj_udp_dgram *dg, struct msghdr *msg,
+			   size_t len, int flags)
 {
 	size_t copied = min_t(size_t, len, dg->payload_len);
 
 	if (copied < dg->payload_len)
 		msg->msg_flags |= MSG_TRUNC;
-	if (copy_to_iter(data + dg->payload_off, copied, &msg->msg_iter) !=
-	    copied)
+	if (skb) {
+		if (skb_copy_datagram_msg(skb, 0, msg, copied))
+			return -EFAULT;
+	} else if (copy_to_iter(data + dg->payload_off, copied,
+				&msg->msg_iter) != copied) {
 		return -EFAULT;
+	}
 	if (msg->msg_name)
 		vj_udp_put_name(us, msg, dg, d->ifindex);
 	vj_udp_put_tstamp(&us->vs.sk, msg, d->tstamp);
 	vj_udp_put_pktinfo(us, msg, dg, d->ifindex);
 	return flags & MSG_TRUNC ? dg->payload_len : copied;
+}
+
+/*
+ * A held datagram (VJ_DESC_F_HELD): UDP checked its headers and left
+ * skb->data at the payload; its checksum is summed here unless known good,
+ * as udp_recvmsg() does.  Fills @dg (payload_off unused) as vj_udp_check().
+ */
+static enum vj_consumed vj_udp_check_held(struct vj_udp_sock *us,
+					  struct sk_buff *skb,
+					  struct vj_udp_dgram *dg)
+{
+	memset(dg, 0, sizeof(*dg));
+	if (!udp_skb_csum_unnecessary(skb) && __udp_lib_checksum_complete(skb))
+		return VJ_DROP_UDP_BAD_CSUM;
+	if (us->family == AF_INET) {
+		dg->saddr.ip4 = ip_hdr(skb)->saddr;
+		dg->daddr.ip4 = ip_hdr(skb)->daddr;
+	} else {
+		memcpy(dg->saddr.bytes, &ipv6_hdr(skb)->saddr,
+		       sizeof(dg->saddr.bytes));
+		memcpy(dg->daddr.bytes, &ipv6_hdr(skb)->daddr,
+		       sizeof(dg->daddr.bytes));
+	}
+	dg->sport = udp_hdr(skb)->source;
+	dg->payload_len = skb->len;
+	return VJ_CONSUMED;
+}
+
+/*
+ * Check the datagram of slot @idx, described by @d, and fill @dg.  @data
+ * is set to its bytes in the mapping, or @skb to the datagram the slot
+ * holds (VJ_DESC_F_HELD; the caller drops the reference).
+ */
+static enum vj_consumed vj_udp_check_slot(struct vj_udp_sock *us,
+					  struct vj_ring *ring,
+					  const struct vj_desc *d, u32 idx,
+					  const u8 **data, struct sk_buff **skb,
+					  struct vj_udp_dgram *dg)
+{
+	enum vj_consumed why;
+
+	*data = NULL;
+	*skb = NULL;
+	if (d->flags & VJ_DESC_F_HELD) {
+		*skb = vj_ring_held(ring, idx);
+		why = *skb ? vj_udp_check_held(us, *skb, dg) :
+			     VJ_DROP_UDP_MALFORMED;
+	} else {
+		*data = vj_ring_data(ring, d);
+		why = *data ? vj_udp_check(us, d, *data, dg) :
+			      VJ_DROP_UDP_MALFORMED;
+	}
+	if (why == VJ_CONSUMED && !vj_udp_from_peer(us, dg))
+		why = VJ_DROP_UDP_NOT_PEER;
+	return why;
 }
 
 /*
@@ -308,6 +379,7 @@ static int vj_udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
 {
 	enum vj_consumed why;
 	struct vj_udp_dgram dg;
+	struct sk_buff *skb;
 	struct vj_desc d;
 	const u8 *data;
 	u32 idx;
@@ -317,19 +389,19 @@ static int vj_udp_rx_one(struct vj_udp_sock *us, struct vj_ring *ring,
 		ret = vj_ring_peek(ring, &d, &idx);
 		if (ret)
 			return ret;
-		data = vj_ring_data(ring, &d);
-		why = data ? vj_udp_check(us, &d, data, &dg) :
-			     VJ_DROP_UDP_MALFORMED;
-		if (why == VJ_CONSUMED && !vj_udp_from_peer(us, &dg))
-			why = VJ_DROP_UDP_NOT_PEER;
+		why = vj_udp_check_slot(us, ring, &d, idx, &data, &skb, &dg);
 		if (why != VJ_CONSUMED) {
+			kfree_skb(skb);
 			vj_ring_consume(ring, idx, why);
 			cond_resched();
 			continue;
 		}
-		if (!msg)
+		if (!msg) {
+			consume_skb(skb);
 			return dg.payload_len;
-		ret = vj_udp_copy_out(us, &d, data, &dg, msg, len, flags);
+		}
+		ret = vj_udp_copy_out(us, &d, data, skb, &dg, msg, len, flags);
+		consume_skb(skb);
 		/* As UDP: a datagram that faulted is gone too. */
 		if (!(flags & MSG_PEEK))
 			vj_ring_consume(ring, idx, VJ_CONSUMED);

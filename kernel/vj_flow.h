@@ -7,6 +7,9 @@
  * flow key), where the mask says which fields the channel specifies.  A
  * lookup tries, per address family, each mask that some channel uses,
  * most specific first, and stops at the first hit: a tuple space search.
+ * Entries of one group (struct vj_flow_entry, group) share a flow id: the
+ * lookup finds the first, and a fast path spreads the group's flows over
+ * its members with vj_flow_group_pick().
  * Readers (the receive paths) run under RCU and take no lock; writers
  * (bind, close, device removal, a UDP channel's connect) hold vj_net->lock.
  * An entry's key never changes while it is in the table: a new flow id for
@@ -53,11 +56,30 @@ struct vj_flow_entry {
 	u8 fw_mode;			/* VJ_BIND_FW_*, fixed at bind */
 	bool transit;			/* VJ_BIND_F_TRANSIT, fixed at bind */
 	bool csum_in_consumer;		/* UDP channel socket: see deliver.c */
-	bool udp_delivers;		/* UDP channel socket fed by UDP itself */
+	bool udp_delivers;		/* UDP channel socket: UDP delivers */
 	bool hashed;
+	/*
+	 * Longest packet, from the IP header on, that a fast path gives the
+	 * channel; a longer one goes to the stack (a UDP channel socket: UDP
+	 * delivers it, see udp_holder.c).  0: any length, cut to the buffer.
+	 */
+	u32 fast_max;
+	/*
+	 * Channels with the same flow id, firewall mode and nonzero group
+	 * share the flow id (a group); 0: it may not be shared.  Set at bind.
+	 */
+	u32 group;
+	bool grouped;			/* another entry has shared its flow id */
 	struct sock *sk;
 	struct vj_ring *ring;
 };
+
+/*
+ * The group of UDP channel sockets that UDP delivers to: UDP's socket
+ * lookup chooses among them, so they may share a flow id as their port
+ * holders share the port.  Other groups are a reuseport group's id + 1.
+ */
+#define VJ_FLOW_GROUP_UDP	U32_MAX
 
 /* The ordered list of masks in use for one family, replaced under RCU. */
 struct vj_masks {
@@ -70,6 +92,9 @@ int vj_flow_from_user(const struct vj_flow *flow, struct vj_flow_key *key,
 		      u8 *mask);
 struct vj_flow_entry *vj_flow_lookup(struct vj_net *vn,
 				     const struct vj_flow_key *pkt);
+struct vj_flow_entry *vj_flow_group_pick(struct vj_net *vn,
+					 struct vj_flow_entry *first,
+					 const struct vj_flow_key *pkt);
 int vj_flow_bind(struct vj_net *vn, struct vj_flow_entry *fe);
 int vj_flow_replace(struct vj_net *vn, struct vj_flow_entry *old,
 		    struct vj_flow_entry *new);

@@ -74,6 +74,7 @@
 #include <linux/types.h>
 #include <linux/vjchan.h>
 
+struct sk_buff;
 struct vj_gbuf;
 
 #define VJ_OFF_PRODUCER		0
@@ -86,6 +87,7 @@ struct vj_gbuf;
 /* Kernel-private state of one slot; user space never sees it. */
 struct vj_slot {
 	struct vj_gbuf *gbuf;	/* global buffer awaiting copy, or NULL */
+	struct sk_buff *skb;	/* a held datagram (VJ_DESC_F_HELD), or NULL */
 	struct vj_desc desc;	/* descriptor to publish */
 };
 
@@ -111,6 +113,7 @@ struct vj_ring {
 	u32 cons;		/* last valid consumer index seen */
 	u32 npending;		/* slots in [pub, prod) holding a global buffer */
 	u32 gbuf_cap;		/* most global buffers it may hold */
+	u32 held_bytes;		/* truesize of the held datagrams */
 	atomic_t *net_gbufs;	/* its namespace's held count, vj_net */
 	bool dead;		/* device gone: nothing more will arrive */
 	/*

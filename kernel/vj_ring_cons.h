@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 
+struct sk_buff;
 struct vj_desc;
 struct vj_ring;
 
@@ -24,6 +25,7 @@ void vj_ring_poll_sync(struct vj_ring *ring);
 bool vj_ring_readable(struct vj_ring *ring);
 bool vj_ring_waiting(struct vj_ring *ring);
 int vj_ring_peek(struct vj_ring *ring, struct vj_desc *d, u32 *idx);
+struct sk_buff *vj_ring_held(struct vj_ring *ring, u32 idx);
 const u8 *vj_ring_data(struct vj_ring *ring, const struct vj_desc *d);
 void vj_ring_consume(struct vj_ring *ring, u32 idx, enum vj_consumed why);
 

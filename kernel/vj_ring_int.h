@@ -18,5 +18,7 @@ void vj_ring_produce(struct vj_ring *ring, struct vj_desc *d,
 		     unsigned int len, unsigned int stored, int ifindex,
 		     u16 l3_off, __be16 proto, u32 flags);
 void vj_ring_publish(struct vj_ring *ring);
+void vj_ring_held_drop(struct vj_ring *ring, struct vj_slot *slot,
+		       bool consumed);
 
 #endif /* _VJ_RING_INT_H */

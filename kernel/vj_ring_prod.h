@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel producer of a channel ring (ring_prod.c): a frame from an
- * skb, an XDP frame or a global buffer into the next slot, published with
+ * skb, an XDP frame or a global buffer into the next slot (or a datagram
+ * too large for a buffer held in it), published with
  * (B) of vj_ring.h; the copy of global buffers in the consumer's context;
  * the end of production, (E), when the bound device goes.
  */
@@ -17,6 +18,8 @@ struct xdp_buff;
 
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		   const u8 *mac, unsigned int l2, int ifindex, u32 path);
+int vj_ring_rx_held(struct vj_ring *ring, struct sk_buff *skb, int ifindex,
+		    u32 path, u32 limit);
 int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 		   int ifindex, __be16 proto);
 int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_gbuf *gbuf,

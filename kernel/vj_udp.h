@@ -51,6 +51,7 @@ struct vj_udp_sock {
 	__be16 port;		/* the bound port, for the receiving calls */
 	u16 fw_mode;		/* VJ_BIND_FW_* for the bind */
 	bool pktinfo;		/* IP_PKTINFO / IPV6_RECVPKTINFO */
+	bool progs;		/* a filter or reuseport program was attached */
 };
 
 static inline struct vj_udp_sock *vj_udp_sk(const struct sock *sk)

@@ -55,6 +55,8 @@ extern const struct vj_case udp_cases[];
 extern const struct vj_case udp2_cases[];
 extern const struct vj_case udp3_cases[];
 extern const struct vj_case udp_deliver_cases[];
+extern const struct vj_case udp_group_cases[];
+extern const struct vj_case udp_large_cases[];
 extern const struct vj_case lifecycle_cases[];
 extern const struct vj_case firewall_cases[];
 extern const struct vj_case trust_cases[];

@@ -548,44 +548,55 @@ static int t_blocking(void)
 }
 
 /*
- * A datagram larger than the ring's buffers arrives cut (VJ_DESC_F_TRUNC):
- * it cannot be delivered whole, so recvmsg drops and counts it, and
- * delivers the next one.
+ * A datagram larger than the ring's buffers is held by the kernel
+ * (VJ_DESC_F_HELD) and delivered whole, in order with the others, in the
+ * filtered mode (UDP delivers it) and in bypass mode (the fast path leaves
+ * it to UDP); nothing is cut or dropped.
  */
-static int t_truncated(void)
+static void large_in_order(uint32_t mode)
 {
 	uint16_t port = tport(0);
 	struct vj_statistics st;
 	uint8_t buf[4096];
-	uint32_t seq;
+	uint32_t seq, i;
 	int c, tx;
 	long n;
 
 	c = udp_chan(AF_INET);
+	EXPECT_OK(setsockopt(c, SOL_VJCHAN, VJ_BIND_FLAGS, &mode, sizeof(mode)),
+		  "VJ_BIND_FLAGS %u", mode);
 	udp_ring(c, 8, 2048);
 	EXPECT_OK(udp_bind_to(c, "0.0.0.0", port), "bind");
 	tx = udp_plain(AF_INET);
-	udp_send_to(tx, "127.0.0.1", port, 1, 3000);
-	udp_send_to(tx, "127.0.0.1", port, 2, 100);
-	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == 2, 2000),
-	      "rx_packets %llu, want 2",
+	udp_send_to(tx, "127.0.0.1", port, 1, 100);
+	udp_send_to(tx, "127.0.0.1", port, 2, 3000);
+	udp_send_to(tx, "127.0.0.1", port, 3, 100);
+	CHECK(WAIT_FOR(test_get_stats(c).rx_packets == 3, 2000),
+	      "mode %u: rx_packets %llu, want 3", mode,
 	      (unsigned long long)test_get_stats(c).rx_packets);
-	n = recv(c, buf, sizeof(buf), MSG_DONTWAIT);
-	CHECK(n == 100, "recv: %ld (%s), want the 100-byte datagram", n,
-	      errname(errno));
-	CHECK(!payload_check(buf, 100, &seq) && seq == 2,
-	      "delivered the wrong datagram");
+	for (i = 1; i <= 3; i++) {
+		n = recv(c, buf, sizeof(buf), MSG_DONTWAIT);
+		CHECK(n == (i == 2 ? 3000 : 100),
+		      "mode %u: recv %u: %ld (%s)", mode, i, n, errname(errno));
+		CHECK(!payload_check(buf, n, &seq) && seq == i,
+		      "mode %u: datagram %u is not the one sent", mode, i);
+	}
 	EXPECT_ERR(recv(c, buf, sizeof(buf), MSG_DONTWAIT), EAGAIN,
 		   "recv on the drained socket");
 	st = test_get_stats(c);
-	CHECK(st.rx_truncated == 1 && st.rx_udp_malformed == 1 &&
-	      !st.rx_udp_bad_csum,
-	      "rx_truncated %llu, rx_udp_malformed %llu, bad_csum %llu",
-	      (unsigned long long)st.rx_truncated,
+	CHECK(!st.rx_truncated && !st.rx_udp_malformed && !st.rx_udp_bad_csum,
+	      "mode %u: rx_truncated %llu, rx_udp_malformed %llu, bad_csum %llu",
+	      mode, (unsigned long long)st.rx_truncated,
 	      (unsigned long long)st.rx_udp_malformed,
 	      (unsigned long long)st.rx_udp_bad_csum);
 	close(c);
 	close(tx);
+}
+
+static int t_large_in_order(void)
+{
+	large_in_order(VJ_BIND_FW_FILTERED);
+	large_in_order(VJ_BIND_FW_BYPASS);
 	return 0;
 }
 
@@ -752,7 +763,7 @@ const struct vj_case udp_cases[] = {
 	VJ_CASE("UDP_DIFF_RECV4", t_diff4),
 	VJ_CASE("UDP_DIFF_RECV6", t_diff6),
 	VJ_CASE("UDP_BLOCKING_WAKE", t_blocking),
-	VJ_CASE("UDP_TRUNCATED_DROPPED", t_truncated),
+	VJ_CASE("UDP_LARGE_IN_ORDER", t_large_in_order),
 	VJ_CASE("UDP_HOSTILE_MAPPING", t_hostile_mapping),
 	VJ_CASE("UDP_CLOSE_QUEUED", t_close_queued),
 	VJ_CASE("UDP_CONCURRENT_RECV", t_concurrent),

@@ -40,6 +40,8 @@ static const struct vj_case *const groups[] = {
 	udp2_cases,
 	udp3_cases,
 	udp_deliver_cases,
+	udp_group_cases,
+	udp_large_cases,
 	lifecycle_cases,
 	firewall_cases,
 	trust_cases,

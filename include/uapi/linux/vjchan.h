@@ -47,19 +47,21 @@
  * VJ_PROTO_UDP4, VJ_PROTO_UDP6: a UDP channel socket, IPv4 or IPv6 (IPv6
  *	only, as with IPV6_V6ONLY).  It is bound with a struct sockaddr_in or
  *	sockaddr_in6, reserves its port against ordinary UDP sockets through
- *	a kernel UDP socket (the port holder), and receives UDP payloads with
- *	recvmsg() and the other receive calls: the kernel consumes the ring
- *	in the receiving call, verifying the IP and UDP headers and the
- *	checksum there.  Sending goes through the port holder.  Needs no
- *	capability.  Its flow id is {family, IPPROTO_UDP, daddr = the bound
- *	address or any, dport = the port}; connect() narrows it to the peer
- *	(saddr and sport = the peer's, daddr = the local address connect()
- *	chose for a wildcard-bound socket) and a disconnect widens it back,
- *	unless another channel has the new flow id: the channel then keeps
- *	its own.  SO_REUSEADDR and SO_REUSEPORT apply to the port as on UDP,
- *	but a flow id has one channel: of two unconnected UDP channels on the
- *	same address and port, the second bind fails with EADDRINUSE; once
- *	the first is connected, the second binds beside it.  See vjchan(7),
+ *	a UDP socket created in the caller's context (the port holder), and
+ *	receives UDP payloads with recvmsg() and the other receive calls:
+ *	UDP delivers the datagrams (in bypass mode the fast paths first), the
+ *	kernel consumes the ring in the receiving call, verifying the IP and
+ *	UDP headers and the checksum there.  Sending goes through the port
+ *	holder.  Needs no capability.  Its flow id is {family, IPPROTO_UDP,
+ *	daddr = the bound address or any, dport = the port}; connect()
+ *	narrows it to the peer (saddr and sport = the peer's, daddr = the
+ *	local address connect() chose for a wildcard-bound socket) and a
+ *	disconnect widens it back, unless another channel has the new flow
+ *	id: the channel then keeps its own.  SO_REUSEADDR and SO_REUSEPORT
+ *	apply to the port as on UDP; channels that UDP delivers to share a
+ *	flow id as UDP lets them share the port, bypass channels as members
+ *	of one SO_REUSEPORT group (the fast paths spread flows over them).
+ *	See vjchan(7),
  *	"UDP channel sockets".
  */
 #define VJ_PROTO_RAW		0
@@ -335,11 +337,20 @@ struct vj_desc {
  * with VJ_DESC_F_DRIVER).  desc.buf may be any buffer of the ring.
  */
 #define VJ_DESC_F_DIRECT	(1U << 6)
+/*
+ * UDP channel sockets: a datagram that UDP delivered and that does not fit
+ * a buffer (up to 64 KiB, reassembled from fragments) is held by the kernel
+ * instead of copied; its descriptor keeps its place in the ring with len 0.
+ * Only the receiving calls (recvmsg() and the like) read it; a consumer of
+ * the mapping that moves past it drops it.
+ */
+#define VJ_DESC_F_HELD		(1U << 7)
 
 /**
  * struct vj_statistics - channel counters (VJ_STATISTICS)
  * @rx_packets: packets placed in the ring
- * @rx_bytes: bytes of those packets (as stored, see VJ_DESC_F_TRUNC)
+ * @rx_bytes: bytes of those packets (as stored, see VJ_DESC_F_TRUNC; of a
+ *	held datagram, VJ_DESC_F_HELD, its UDP payload)
  * @rx_ring_full: packets of this flow dropped because the ring was full
  * @rx_invalid_cons: consumer index values read and rejected as invalid
  * @rx_truncated: packets placed in the ring but cut to the buffer size
