@@ -632,11 +632,12 @@ static int t_hostile_mapping(void)
 	      "rx_packets %llu, want 4",
 	      (unsigned long long)test_get_stats(c).rx_packets);
 	d = (struct vj_desc *)(map + off.desc);
-	/* 0: IP version 5; 1: UDP length over the IP payload; 2: a flipped
-	 * payload byte (checksum); 3 untouched.
+	/* 0: IP version 5; 1: another UDP destination port; 2: a flipped
+	 * payload byte (checksum); 3 untouched.  (The UDP length of what UDP
+	 * delivered is what the kernel copied, whatever the header says.)
 	 */
 	map[off.bufs + d[0].buf * off.buf_size + d[0].l3_off] = 0x55;
-	map[off.bufs + d[1].buf * off.buf_size + d[1].l3_off + 24] = 0xff;
+	map[off.bufs + d[1].buf * off.buf_size + d[1].l3_off + 22] ^= 0xff;
 	map[off.bufs + d[2].buf * off.buf_size + d[2].l3_off + 40] ^= 0x5a;
 	/* Lo leaves the checksum to the kernel's verdict (VJ_DESC_F_CSUM_OK):
 	 * then the flipped byte is delivered, as UDP would; without the
