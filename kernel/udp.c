@@ -437,6 +437,13 @@ static int vj_udp_create(struct net *net, struct socket *sock, int protocol)
 	}
 	vj_sock_init(sock, sk, &vj_udp_ops);
 	sk->sk_protocol = protocol;
+	/*
+	 * What a cgroup sock_create program set on the holder (ip vrf exec
+	 * binds it to the VRF), the channel socket reports, as UDP would.
+	 */
+	sk->sk_bound_dev_if = holder->sk->sk_bound_dev_if;
+	sk->sk_mark = holder->sk->sk_mark;
+	sk->sk_priority = holder->sk->sk_priority;
 	/* SOL_SOCKET options come to vj_udp_setsockopt(). */
 	set_bit(SOCK_CUSTOM_SOCKOPT, &sock->flags);
 	us = vj_udp_sk(sk);

@@ -8,13 +8,16 @@
  * Each case is one way a channel used to receive what an ordinary socket in
  * its place would not: a device narrowed after bind, a more specific
  * SO_REUSEADDR bind, an IPsec input policy, a cgroup-BPF ingress program;
- * and one control of socket creation (a cgroup-BPF sock_create program)
- * that the channel's port holder escaped.
+ * and the controls of socket creation (a cgroup-BPF sock_create program
+ * that refuses sockets, or binds them to a VRF as ip vrf exec does) that
+ * the channel's port holder escaped.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <net/if.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,27 +162,24 @@ static long bpf(int cmd, union bpf_attr *attr)
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
-/* A program of @type that returns 0 (deny, drop): its fd, or -1. */
-static int bpf_deny(enum bpf_prog_type type, enum bpf_attach_type at)
+/* A program of @type, @n instructions: its fd, or -1. */
+static int bpf_load(enum bpf_prog_type type, enum bpf_attach_type at,
+		    const struct bpf_insn *insns, unsigned int n)
 {
-	static const struct bpf_insn prog[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
-		  .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.prog_type = type;
 	a.expected_attach_type = at;
-	a.insns = (uintptr_t)prog;
-	a.insn_cnt = 2;
+	a.insns = (uintptr_t)insns;
+	a.insn_cnt = n;
 	a.license = (uintptr_t)"GPL";
 	return bpf(BPF_PROG_LOAD, &a);
 }
 
-/* A cgroup of its own with a deny-all program of @type at @at: its fd. */
-static int cg_with_deny(enum bpf_prog_type type, enum bpf_attach_type at)
+/* A cgroup of its own with the program @insns of @type at @at: its fd. */
+static int cg_with_prog(enum bpf_prog_type type, enum bpf_attach_type at,
+			const struct bpf_insn *insns, unsigned int n)
 {
 	union bpf_attr a;
 	struct statfs sf;
@@ -194,7 +194,7 @@ static int cg_with_deny(enum bpf_prog_type type, enum bpf_attach_type at)
 		skip("mkdir " CG_DIR ": %s", errname(errno));
 	cg = open(CG_DIR, O_RDONLY | O_DIRECTORY);
 	CHECK(cg >= 0, "open " CG_DIR ": %s", errname(errno));
-	prog = bpf_deny(type, at);
+	prog = bpf_load(type, at, insns, n);
 	if (prog < 0) {
 		rmdir(CG_DIR);
 		skip("BPF_PROG_LOAD: %s", errname(errno));
@@ -209,6 +209,18 @@ static int cg_with_deny(enum bpf_prog_type type, enum bpf_attach_type at)
 	}
 	close(prog);
 	return cg;
+}
+
+/* A cgroup with a program of @type at @at that returns 0 (deny, drop). */
+static int cg_with_deny(enum bpf_prog_type type, enum bpf_attach_type at)
+{
+	static const struct bpf_insn deny[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return cg_with_prog(type, at, deny, 2);
 }
 
 /* Detach the program and remove the cgroup (the child has left it). */
@@ -319,11 +331,102 @@ static int t_cgroup_ingress(void)
 	return 0;
 }
 
+/* Datagram @seq to the VRF's address; 0 or -1 (in the child: no fail()). */
+static int vrf_send(int fd, uint16_t port, uint32_t seq)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
+	uint8_t buf[64];
+
+	inet_pton(AF_INET, "203.0.113.1", &sin.sin_addr);
+	payload_fill(buf, sizeof(buf), seq);
+	return sendto(fd, buf, sizeof(buf), 0, (struct sockaddr *)&sin,
+		      sizeof(sin)) == sizeof(buf) ? 0 : -1;
+}
+
+/* The child of t_vrf_exec(), in the cgroup: 0 or the step that failed. */
+static int vrf_child(uint16_t pu, uint16_t pc)
+{
+	char du[IFNAMSIZ] = "", dc[IFNAMSIZ] = "";
+	socklen_t lu = sizeof(du), lc = sizeof(dc);
+	uint32_t seq, len;
+	int u, c, tx;
+
+	cg_enter();
+	u = socket(AF_INET, SOCK_DGRAM, 0);
+	c = socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4);
+	tx = socket(AF_INET, SOCK_DGRAM, 0);
+	if (u < 0 || c < 0 || tx < 0)
+		return 3;
+	if (getsockopt(u, SOL_SOCKET, SO_BINDTODEVICE, du, &lu) ||
+	    getsockopt(c, SOL_SOCKET, SO_BINDTODEVICE, dc, &lc) ||
+	    strcmp(du, "vjt-vrf") || strcmp(dc, du))
+		return 4;
+	if (udp_bind_to(u, "0.0.0.0", pu) || udp_bind_to(c, "0.0.0.0", pc))
+		return 5;
+	if (vrf_send(tx, pu, 1) || vrf_send(tx, pc, 2))
+		return 8;
+	if (!udp_recv_seq(u, 2000, &seq, &len) || seq != 1)
+		return 6;
+	if (!udp_recv_seq(c, 2000, &seq, &len) || seq != 2)
+		return 7;
+	return 0;
+}
+
+/*
+ * ip vrf exec: a cgroup sock_create program (the one ip vrf exec attaches)
+ * binds every new inet socket to the VRF.  A UDP channel created there is
+ * in the VRF like an ordinary socket: SO_BINDTODEVICE says the VRF, and a
+ * datagram to the VRF's address reaches it.
+ */
+static int t_vrf_exec(void)
+{
+	static const char *const why[] = { "", "", "cannot enter the cgroup",
+		"socket() failed", "SO_BINDTODEVICE differs from the VRF",
+		"bind failed", "the UDP socket received nothing",
+		"the channel received nothing", "sendto failed" };
+	uint16_t pu = tport(0), pc = tport(1);
+	struct bpf_insn prog[] = {
+		/* *(u32 *)(ctx + bound_dev_if) = VRF ifindex; return 1 */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3 },
+		{ .code = BPF_STX | BPF_MEM | BPF_W, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_3,
+		  .off = offsetof(struct bpf_sock, bound_dev_if) },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int cg, st;
+	pid_t p;
+
+	if (sh("ip link add vjt-vrf type vrf table 1001 2>/dev/null"))
+		skip("no VRF devices in this kernel (CONFIG_NET_VRF)");
+	CHECK(!sh("ip link set vjt-vrf up && "
+		  "ip link add vjt-vd type dummy && "
+		  "ip link set vjt-vd master vjt-vrf && ip link set vjt-vd up && "
+		  "ip addr add 203.0.113.1/24 dev vjt-vd"), "set up the VRF");
+	prog[0].imm = (int)ifindex_of("vjt-vrf");
+	cg = cg_with_prog(BPF_PROG_TYPE_CGROUP_SOCK,
+			  BPF_CGROUP_INET_SOCK_CREATE, prog, 4);
+	p = fork();
+	CHECK(p >= 0, "fork: %s", errname(errno));
+	if (!p)
+		_exit(vrf_child(pu, pc));
+	waitpid(p, &st, 0);
+	cg_remove(cg, BPF_CGROUP_INET_SOCK_CREATE);
+	sh("ip link del vjt-vd; ip link del vjt-vrf");
+	CHECK(WIFEXITED(st) && !WEXITSTATUS(st), "in the VRF: %s",
+	      WIFEXITED(st) && WEXITSTATUS(st) < 9 ?
+	      why[WEXITSTATUS(st)] : "the child crashed");
+	return 0;
+}
+
 const struct vj_case udp_deliver_cases[] = {
 	VJ_CASE("UDP_BINDTODEVICE_AFTER_BIND", t_bindtodevice_after_bind),
 	VJ_CASE("UDP_REUSEADDR_MORE_SPECIFIC", t_reuseaddr_more_specific),
 	VJ_CASE("UDP_XFRM_POLICY_IN", t_xfrm_policy_in),
 	VJ_CASE("UDP_CGROUP_SOCK_CREATE", t_cgroup_sock_create),
 	VJ_CASE("UDP_CGROUP_INGRESS", t_cgroup_ingress),
+	VJ_CASE("UDP_VRF_EXEC", t_vrf_exec),
 	{ NULL }
 };
