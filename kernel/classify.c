@@ -357,6 +357,10 @@ struct vj_flow_entry *vj_classify_skb(struct vj_net *vn, struct sk_buff *skb,
 				      unsigned int *verdict)
 {
 	*verdict = NF_ACCEPT;
+	/* No channel this path may feed (e.g. only UDP's): no parse. */
+	if (state->hook == NF_INET_LOCAL_IN ? !READ_ONCE(vn->nfiltered) :
+					      !READ_ONCE(vn->nfast))
+		return NULL;
 	if (!rcu_access_pointer(vn->masks[state->pf == NFPROTO_IPV6]))
 		return NULL;
 	/* At LOCAL_IN, IPv4 is reassembled; IPv6 only when conntrack is
@@ -392,6 +396,9 @@ struct vj_flow_entry *vj_classify_frame(struct net_device *dev, const u8 *frame,
 	const struct ethhdr *eth = (const struct ethhdr *)frame;
 	struct vj_flow_key key;
 
+	/* No channel a fast path may feed: no parse. */
+	if (!READ_ONCE(vj_pernet(dev_net(dev))->nfast))
+		return NULL;
 	switch (vj_parse_frame(frame, hlen, len, &key, proto)) {
 	case 0:
 		break;

@@ -168,11 +168,22 @@ static int vj_masks_rebuild(struct vj_net *vn, unsigned int family)
 	return 0;
 }
 
+/* Which paths may feed @fe: count it in (@d 1) or out (-1). */
+static void vj_flow_count_paths(struct vj_net *vn,
+				const struct vj_flow_entry *fe, int d)
+{
+	if (fe->fw_mode != VJ_BIND_FW_FILTERED)
+		WRITE_ONCE(vn->nfast, vn->nfast + d);
+	if (!fe->udp_delivers || fe->fw_mode == VJ_BIND_FW_SANCTIONED)
+		WRITE_ONCE(vn->nfiltered, vn->nfiltered + d);
+}
+
 static void vj_flow_unhash(struct vj_net *vn, struct vj_flow_entry *fe)
 {
 	unsigned int fam = fe->key.family;
 
 	lockdep_assert_held(&vn->lock);
+	vj_flow_count_paths(vn, fe, -1);
 	hlist_del_rcu(&fe->hnode);
 	WRITE_ONCE(fe->hashed, false);
 	vj_sanction_forget_chan(vn, fe);
@@ -312,6 +323,7 @@ static int vj_flow_insert(struct vj_net *vn, struct vj_flow_entry *fe,
 		}
 	}
 	fe->grouped = false;
+	vj_flow_count_paths(vn, fe, 1);
 	hlist_add_head_rcu(&fe->hnode, vj_flow_bucket(vn, &fe->key, fe->mask));
 	if (shared)
 		vj_flow_mark_grouped(vn, fe);

@@ -24,6 +24,13 @@ struct vj_net {
 	unsigned int mask_refs[2][VJ_NMASKS];
 	struct hlist_head table[1 << VJ_HASH_BITS];
 	u32 seed;
+	/*
+	 * Entries in the table a fast path may feed (bypass, sanctioned)
+	 * and entries the filtered path may feed (all but UDP channels that
+	 * UDP delivers to): without any, that path does no lookup.
+	 */
+	unsigned int nfast;
+	unsigned int nfiltered;
 	bool hooks_registered;
 	/* pre-routing, then local-in (hook.c), IPv4 and IPv6 */
 	struct nf_hook_ops hook_ops[4];
