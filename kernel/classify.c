@@ -281,7 +281,9 @@ static struct vj_flow_entry *vj_classify_fast(struct vj_net *vn,
 			break;
 		fallthrough;
 	default:
-		vj_count(VJ_CNT_FW_DEFERRED);
+		/* UDP delivers a filtered UDP channel's: nothing deferred. */
+		if (!fe->udp_delivers || fe->fw_mode == VJ_BIND_FW_SANCTIONED)
+			vj_count(VJ_CNT_FW_DEFERRED);
 		return NULL;
 	}
 	if (!fe->transit && !vj_dst_local(vn->net, key, dev)) {

@@ -172,7 +172,7 @@ static int vj_masks_rebuild(struct vj_net *vn, unsigned int family)
 static void vj_flow_count_paths(struct vj_net *vn,
 				const struct vj_flow_entry *fe, int d)
 {
-	if (fe->fw_mode != VJ_BIND_FW_FILTERED)
+	if (fe->fw_mode != VJ_BIND_FW_FILTERED || !fe->udp_delivers)
 		WRITE_ONCE(vn->nfast, vn->nfast + d);
 	if (!fe->udp_delivers || fe->fw_mode == VJ_BIND_FW_SANCTIONED)
 		WRITE_ONCE(vn->nfiltered, vn->nfiltered + d);
