@@ -15,6 +15,7 @@
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
+#include <net/udp.h>
 
 #include "vj_classify.h"
 #include "vj_socket.h"
@@ -45,6 +46,66 @@ static int vj_udp_opt_int_ip6(sockptr_t optval, unsigned int optlen, int *val)
 	if (optlen < sizeof(int))
 		return -EINVAL;
 	return copy_from_sockptr(val, optval, sizeof(int)) ? -EFAULT : 0;
+}
+
+/*
+ * Switches for control messages the receiving calls do not write
+ * (udp_cmsg.c lists those they do): turning one on fails with ENOPROTOOPT
+ * rather than be silently without effect.  The switches of IP_PKTINFO and
+ * IPV6_RECVPKTINFO are the channel's own; the other options go to the
+ * holder.
+ */
+static bool vj_udp_opt_refused(int level, int optname)
+{
+	switch (level) {
+	case SOL_SOCKET:
+		return optname == SO_TIMESTAMPING_OLD ||
+		       optname == SO_TIMESTAMPING_NEW ||
+		       optname == SO_RXQ_OVFL;
+	case SOL_IP:
+		return optname == IP_RECVOPTS || optname == IP_RETOPTS ||
+		       optname == IP_PASSSEC || optname == IP_CHECKSUM ||
+		       optname == IP_RECVFRAGSIZE;
+	case SOL_IPV6:
+		return optname == IPV6_2292PKTINFO ||
+		       optname == IPV6_2292HOPOPTS ||
+		       optname == IPV6_2292DSTOPTS ||
+		       optname == IPV6_2292RTHDR ||
+		       optname == IPV6_2292HOPLIMIT ||
+		       optname == IPV6_RECVHOPOPTS ||
+		       optname == IPV6_RECVRTHDR ||
+		       optname == IPV6_RECVDSTOPTS ||
+		       optname == IPV6_RECVPATHMTU ||
+		       optname == IPV6_FLOWINFO ||
+		       optname == IPV6_RECVFRAGSIZE;
+	case SOL_UDP:
+		return optname == UDP_GRO;
+	}
+	return false;
+}
+
+/*
+ * A refused switch (vj_udp_opt_refused()) being turned on: -ENOPROTOOPT;
+ * turned off, or another option: 0.  The value is read as the option's
+ * own handler reads an int (a short one is the handler's error to give).
+ */
+static int vj_udp_opt_check(int level, int optname, sockptr_t optval,
+			    unsigned int optlen)
+{
+	int val = 0;
+
+	if (!vj_udp_opt_refused(level, optname) || !optlen)
+		return 0;
+	if (level == SOL_IP) {
+		if (vj_udp_opt_int_ip(optval, optlen, &val))
+			return -EFAULT;
+	} else if (optlen >= sizeof(val)) {
+		if (copy_from_sockptr(&val, optval, sizeof(val)))
+			return -EFAULT;
+	} else {
+		return 0;
+	}
+	return val ? -ENOPROTOOPT : 0;
 }
 
 static int vj_udp_set_bind_flags(struct vj_udp_sock *us, sockptr_t optval,
@@ -172,6 +233,9 @@ int vj_udp_setsockopt(struct socket *sock, int level, int optname,
 	struct vj_udp_sock *us = vj_udp_sk(sock->sk);
 	int val, err;
 
+	err = vj_udp_opt_check(level, optname, optval, optlen);
+	if (err)
+		return err;
 	switch (level) {
 	case SOL_VJCHAN:
 		if (optname == VJ_BIND_FLAGS)

@@ -24,8 +24,6 @@
 #include <linux/net.h>
 #include <linux/sched/signal.h>
 #include <linux/socket.h>
-#include <linux/time64.h>
-#include <linux/timekeeping.h>
 #include <linux/udp.h>
 #include <linux/uio.h>
 #include <net/checksum.h>
@@ -46,15 +44,6 @@
  * or IPv6 with the extension headers a channel's flow may skip, and UDP.
  */
 #define VJ_UDP_HDR_MAX		256
-
-/* One datagram that passed the checks. */
-struct vj_udp_dgram {
-	union vj_addr saddr;
-	union vj_addr daddr;
-	__be16 sport;
-	u32 payload_off;	/* from the packet's first byte */
-	u32 payload_len;
-};
 
 /*
  * The IP length to check a datagram against, of @avail bytes copied from
@@ -110,6 +99,8 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 			return VJ_DROP_UDP_MALFORMED;
 		dg->saddr.ip4 = iph->saddr;
 		dg->daddr.ip4 = iph->daddr;
+		dg->tos = iph->tos;
+		dg->ttl = iph->ttl;
 	} else {
 		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)hdr;
 		u8 nh;
@@ -129,6 +120,8 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 			return VJ_DROP_UDP_MALFORMED;
 		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));
 		memcpy(dg->daddr.bytes, &ip6->daddr, sizeof(dg->daddr.bytes));
+		dg->tos = ip6_tclass(ip6_flowinfo(ip6));
+		dg->ttl = ip6->hop_limit;
 	}
 	memcpy(&uh, hdr + off, sizeof(uh));
 	ulen = ntohs(uh.len);
@@ -165,6 +158,7 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 		}
 	}
 	dg->sport = uh.source;
+	dg->dport = uh.dest;
 	dg->payload_off = l3 + off + sizeof(uh);
 	dg->payload_len = ulen - sizeof(uh);
 	return VJ_CONSUMED;
@@ -183,105 +177,6 @@ static bool vj_udp_from_peer(struct vj_udp_sock *us, const struct vj_udp_dgram *
 		return READ_ONCE(inet_sk(hsk)->inet_daddr) == dg->saddr.ip4;
 	return !memcmp(&hsk->sk_v6_daddr, dg->saddr.bytes,
 		       sizeof(dg->saddr.bytes));
-}
-
-static void vj_udp_put_name(struct vj_udp_sock *us, struct msghdr *msg,
-			    const struct vj_udp_dgram *dg, int ifindex)
-{
-	if (us->family == AF_INET) {
-		DECLARE_SOCKADDR(struct sockaddr_in *, sin, msg->msg_name);
-
-		memset(sin, 0, sizeof(*sin));
-		sin->sin_family = AF_INET;
-		sin->sin_port = dg->sport;
-		sin->sin_addr.s_addr = dg->saddr.ip4;
-		msg->msg_namelen = sizeof(*sin);
-	} else {
-		DECLARE_SOCKADDR(struct sockaddr_in6 *, sin6, msg->msg_name);
-
-		memset(sin6, 0, sizeof(*sin6));
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = dg->sport;
-		memcpy(&sin6->sin6_addr, dg->saddr.bytes,
-		       sizeof(sin6->sin6_addr));
-		sin6->sin6_scope_id = ipv6_iface_scope_id(&sin6->sin6_addr,
-							  ifindex);
-		msg->msg_namelen = sizeof(*sin6);
-	}
-}
-
-/*
- * SO_TIMESTAMP / SO_TIMESTAMPNS, old or new layout, as
- * sock_recv_timestamp() gives them: the time the kernel took the packet
- * (the descriptor's CLOCK_MONOTONIC tstamp) on CLOCK_REALTIME.
- */
-static void vj_udp_put_tstamp(struct sock *sk, struct msghdr *msg, u64 mono_ns)
-{
-	struct timespec64 ts;
-	bool new;
-
-	if (!sock_flag(sk, SOCK_RCVTSTAMP))
-		return;
-	ts = ktime_to_timespec64(ktime_mono_to_real(ns_to_ktime(mono_ns)));
-	new = sock_flag(sk, SOCK_TSTAMP_NEW);
-	if (sock_flag(sk, SOCK_RCVTSTAMPNS)) {
-		if (new) {
-			struct __kernel_timespec kts = {
-				.tv_sec = ts.tv_sec, .tv_nsec = ts.tv_nsec,
-			};
-
-			put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMPNS_NEW,
-				 sizeof(kts), &kts);
-		} else {
-			struct __kernel_old_timespec ots = {
-				.tv_sec = ts.tv_sec, .tv_nsec = ts.tv_nsec,
-			};
-
-			put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMPNS_OLD,
-				 sizeof(ots), &ots);
-		}
-	} else if (new) {
-		struct __kernel_sock_timeval stv = {
-			.tv_sec = ts.tv_sec,
-			.tv_usec = ts.tv_nsec / NSEC_PER_USEC,
-		};
-
-		put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMP_NEW, sizeof(stv), &stv);
-	} else {
-		struct __kernel_old_timeval tv = {
-			.tv_sec = ts.tv_sec,
-			.tv_usec = ts.tv_nsec / NSEC_PER_USEC,
-		};
-
-		put_cmsg(msg, SOL_SOCKET, SO_TIMESTAMP_OLD, sizeof(tv), &tv);
-	}
-}
-
-/*
- * IP_PKTINFO / IPV6_PKTINFO: the arrival interface and the destination
- * address (IPv4's ipi_spec_dst is that address too, the reply source for a
- * unicast datagram).
- */
-static void vj_udp_put_pktinfo(struct vj_udp_sock *us, struct msghdr *msg,
-			       const struct vj_udp_dgram *dg, int ifindex)
-{
-	if (!READ_ONCE(us->pktinfo))
-		return;
-	if (us->family == AF_INET) {
-		struct in_pktinfo info = {
-			.ipi_ifindex = ifindex,
-			.ipi_spec_dst.s_addr = dg->daddr.ip4,
-			.ipi_addr.s_addr = dg->daddr.ip4,
-		};
-
-		put_cmsg(msg, SOL_IP, IP_PKTINFO, sizeof(info), &info);
-	} else {
-		struct in6_pktinfo info = { .ipi6_ifindex = ifindex };
-
-		memcpy(&info.ipi6_addr, dg->daddr.bytes,
-		       sizeof(info.ipi6_addr));
-		put_cmsg(msg, SOL_IPV6, IPV6_PKTINFO, sizeof(info), &info);
-	}
 }
 
 /*
@@ -307,8 +202,7 @@ static int vj_udp_copy_out(struct vj_udp_sock *us, const struct vj_desc *d,
 	}
 	if (msg->msg_name)
 		vj_udp_put_name(us, msg, dg, d->ifindex);
-	vj_udp_put_tstamp(&us->vs.sk, msg, d->tstamp);
-	vj_udp_put_pktinfo(us, msg, dg, d->ifindex);
+	vj_udp_put_cmsgs(us, msg, dg, d->ifindex, d->tstamp);
 	return flags & MSG_TRUNC ? dg->payload_len : copied;
 }
 
@@ -325,15 +219,22 @@ static enum vj_consumed vj_udp_check_held(struct vj_udp_sock *us,
 	if (!udp_skb_csum_unnecessary(skb) && __udp_lib_checksum_complete(skb))
 		return VJ_DROP_UDP_BAD_CSUM;
 	if (us->family == AF_INET) {
-		dg->saddr.ip4 = ip_hdr(skb)->saddr;
-		dg->daddr.ip4 = ip_hdr(skb)->daddr;
+		const struct iphdr *iph = ip_hdr(skb);
+
+		dg->saddr.ip4 = iph->saddr;
+		dg->daddr.ip4 = iph->daddr;
+		dg->tos = iph->tos;
+		dg->ttl = iph->ttl;
 	} else {
-		memcpy(dg->saddr.bytes, &ipv6_hdr(skb)->saddr,
-		       sizeof(dg->saddr.bytes));
-		memcpy(dg->daddr.bytes, &ipv6_hdr(skb)->daddr,
-		       sizeof(dg->daddr.bytes));
+		const struct ipv6hdr *ip6 = ipv6_hdr(skb);
+
+		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));
+		memcpy(dg->daddr.bytes, &ip6->daddr, sizeof(dg->daddr.bytes));
+		dg->tos = ip6_tclass(ip6_flowinfo(ip6));
+		dg->ttl = ip6->hop_limit;
 	}
 	dg->sport = udp_hdr(skb)->source;
+	dg->dport = udp_hdr(skb)->dest;
 	dg->payload_len = skb->len;
 	return VJ_CONSUMED;
 }

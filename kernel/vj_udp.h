@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * UDP channel sockets: a channel bound to a local UDP port that receives
- * like a UDP socket.  udp.c holds the socket operations, udp_holder.c the
- * port holder, udp_rx.c the receiving calls.
+ * like a UDP socket.  udp.c holds the socket operations, udp_opt.c the
+ * socket options, udp_holder.c the port holder, udp_rx.c the receiving
+ * calls and udp_cmsg.c the sender's address and control messages they
+ * write.
  *
  * The port holder is a UDP socket of the same family in the same network
  * namespace, created with the channel socket in the caller's context.
@@ -54,6 +56,18 @@ struct vj_udp_sock {
 	bool progs;		/* a filter or reuseport program was attached */
 };
 
+/* One datagram that passed the receiving call's checks (udp_rx.c). */
+struct vj_udp_dgram {
+	union vj_addr saddr;
+	union vj_addr daddr;
+	__be16 sport;
+	__be16 dport;
+	u8 tos;			/* IPv4 TOS, IPv6 traffic class */
+	u8 ttl;			/* IPv4 TTL, IPv6 hop limit */
+	u32 payload_off;	/* from the packet's first byte */
+	u32 payload_len;
+};
+
 static inline struct vj_udp_sock *vj_udp_sk(const struct sock *sk)
 {
 	return container_of(vj_sk(sk), struct vj_udp_sock, vs);
@@ -72,6 +86,12 @@ int vj_udp_getsockopt(struct socket *sock, int level, int optname,
 int vj_udp_holder_create(struct net *net, int family, struct socket **res);
 void vj_udp_holder_attach(struct vj_udp_sock *us);
 void vj_udp_holder_release(struct vj_udp_sock *us);
+
+/* udp_cmsg.c */
+void vj_udp_put_name(struct vj_udp_sock *us, struct msghdr *msg,
+		     const struct vj_udp_dgram *dg, int ifindex);
+void vj_udp_put_cmsgs(struct vj_udp_sock *us, struct msghdr *msg,
+		      const struct vj_udp_dgram *dg, int ifindex, u64 tstamp);
 
 /* udp_rx.c */
 int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,23 @@
 
 #include "harness.h"
 #include "t_udp.h"
+
+/* Kernel option names glibc's headers may lack (linux/in.h, linux/in6.h). */
+#ifndef IP_CHECKSUM
+#define IP_CHECKSUM		23
+#endif
+#ifndef IP_RECVFRAGSIZE
+#define IP_RECVFRAGSIZE		25
+#endif
+#ifndef IPV6_FLOWINFO
+#define IPV6_FLOWINFO		11
+#endif
+#ifndef IPV6_RECVFRAGSIZE
+#define IPV6_RECVFRAGSIZE	77
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO			104
+#endif
 
 #define MAXD		9000	/* largest datagram the cases send */
 
@@ -191,6 +209,24 @@ static void cmp_cmsgs(const struct rx *u, const struct rx *c, const char *w)
 			      "%s: SCM_TIMESTAMPNS UDP %llu, channel %llu, now %llu",
 			      w, (unsigned long long)na,
 			      (unsigned long long)nb, (unsigned long long)now);
+			continue;
+		}
+		/* The original destination: the two sockets' ports differ. */
+		if ((a->cmsg_level == SOL_IP &&
+		     a->cmsg_type == IP_ORIGDSTADDR) ||
+		    (a->cmsg_level == SOL_IPV6 &&
+		     a->cmsg_type == IPV6_ORIGDSTADDR)) {
+			struct sockaddr_in6 sa, sb;
+
+			memset(&sa, 0, sizeof(sa));
+			memset(&sb, 0, sizeof(sb));
+			memcpy(&sa, CMSG_DATA(a), a->cmsg_len - CMSG_LEN(0));
+			memcpy(&sb, CMSG_DATA(b), b->cmsg_len - CMSG_LEN(0));
+			CHECK(sa.sin6_port && sb.sin6_port,
+			      "%s: ORIGDSTADDR without a port", w);
+			sa.sin6_port = sb.sin6_port = 0;
+			CHECK(!memcmp(&sa, &sb, sizeof(sa)),
+			      "%s: ORIGDSTADDR differs", w);
 			continue;
 		}
 		CHECK(!memcmp(CMSG_DATA(a), CMSG_DATA(b),
@@ -373,12 +409,33 @@ static int diff(int family)
 	int one = 1;
 
 	pair_open(&p, family);
-	if (family == AF_INET)
+	if (family == AF_INET) {
+		int tos = 0x28;
+
 		setopt_both(&p, SOL_IP, IP_PKTINFO, &one, sizeof(one),
 			    "IP_PKTINFO");
-	else
+		setopt_both(&p, SOL_IP, IP_RECVTTL, &one, sizeof(one),
+			    "IP_RECVTTL");
+		setopt_both(&p, SOL_IP, IP_RECVTOS, &one, sizeof(one),
+			    "IP_RECVTOS");
+		setopt_both(&p, SOL_IP, IP_RECVORIGDSTADDR, &one, sizeof(one),
+			    "IP_RECVORIGDSTADDR");
+		EXPECT_OK(setsockopt(p.tx, SOL_IP, IP_TOS, &tos, sizeof(tos)),
+			  "IP_TOS on the sender");
+	} else {
+		int tclass = 0x28;
+
 		setopt_both(&p, SOL_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one),
 			    "IPV6_RECVPKTINFO");
+		setopt_both(&p, SOL_IPV6, IPV6_RECVHOPLIMIT, &one, sizeof(one),
+			    "IPV6_RECVHOPLIMIT");
+		setopt_both(&p, SOL_IPV6, IPV6_RECVTCLASS, &one, sizeof(one),
+			    "IPV6_RECVTCLASS");
+		setopt_both(&p, SOL_IPV6, IPV6_RECVORIGDSTADDR, &one,
+			    sizeof(one), "IPV6_RECVORIGDSTADDR");
+		EXPECT_OK(setsockopt(p.tx, SOL_IPV6, IPV6_TCLASS, &tclass,
+				     sizeof(tclass)), "IPV6_TCLASS on the sender");
+	}
 	setopt_both(&p, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one),
 		    "SO_TIMESTAMPNS");
 
@@ -760,11 +817,55 @@ static int t_concurrent(void)
 	return 0;
 }
 
+/*
+ * Switches for control messages a channel does not write are refused
+ * (ENOPROTOOPT) where an ordinary socket accepts them, never silently
+ * without effect; turning one off is accepted.
+ */
+static int t_refused_recv_opts(void)
+{
+	static const struct { int family, level, name; const char *what; }
+	opts[] = {
+		{ AF_INET, SOL_IP, IP_RECVOPTS, "IP_RECVOPTS" },
+		{ AF_INET, SOL_IP, IP_RETOPTS, "IP_RETOPTS" },
+		{ AF_INET, SOL_IP, IP_CHECKSUM, "IP_CHECKSUM" },
+		{ AF_INET, SOL_IP, IP_RECVFRAGSIZE, "IP_RECVFRAGSIZE" },
+		{ AF_INET, SOL_SOCKET, SO_RXQ_OVFL, "SO_RXQ_OVFL" },
+		{ AF_INET, SOL_SOCKET, SO_TIMESTAMPING, "SO_TIMESTAMPING" },
+		{ AF_INET, SOL_UDP, UDP_GRO, "UDP_GRO" },
+		{ AF_INET6, SOL_IPV6, IPV6_RECVHOPOPTS, "IPV6_RECVHOPOPTS" },
+		{ AF_INET6, SOL_IPV6, IPV6_RECVRTHDR, "IPV6_RECVRTHDR" },
+		{ AF_INET6, SOL_IPV6, IPV6_RECVDSTOPTS, "IPV6_RECVDSTOPTS" },
+		{ AF_INET6, SOL_IPV6, IPV6_RECVPATHMTU, "IPV6_RECVPATHMTU" },
+		{ AF_INET6, SOL_IPV6, IPV6_FLOWINFO, "IPV6_FLOWINFO" },
+		{ AF_INET6, SOL_IPV6, IPV6_2292PKTINFO, "IPV6_2292PKTINFO" },
+	};
+	int one = 1, zero = 0, u, c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		u = udp_plain(opts[i].family);
+		c = udp_chan(opts[i].family);
+		EXPECT_OK(setsockopt(u, opts[i].level, opts[i].name, &one,
+				     sizeof(one)), "%s on UDP", opts[i].what);
+		EXPECT_ERR(setsockopt(c, opts[i].level, opts[i].name, &one,
+				      sizeof(one)), ENOPROTOOPT,
+			   "%s on a channel", opts[i].what);
+		EXPECT_OK(setsockopt(c, opts[i].level, opts[i].name, &zero,
+				     sizeof(zero)), "%s off on a channel",
+			  opts[i].what);
+		close(u);
+		close(c);
+	}
+	return 0;
+}
+
 const struct vj_case udp_cases[] = {
 	VJ_CASE("UDP_DIFF_RECV4", t_diff4),
 	VJ_CASE("UDP_DIFF_RECV6", t_diff6),
 	VJ_CASE("UDP_BLOCKING_WAKE", t_blocking),
 	VJ_CASE("UDP_LARGE_IN_ORDER", t_large_in_order),
+	VJ_CASE("UDP_REFUSED_RECV_OPTIONS", t_refused_recv_opts),
 	VJ_CASE("UDP_HOSTILE_MAPPING", t_hostile_mapping),
 	VJ_CASE("UDP_CLOSE_QUEUED", t_close_queued),
 	VJ_CASE("UDP_CONCURRENT_RECV", t_concurrent),

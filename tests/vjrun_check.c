@@ -563,9 +563,9 @@ static int t_errors(void)
 	close(s);
 	/* A receive option no channel honours: not replaced, ENOPROTOOPT. */
 	s = socket(AF_INET, SOCK_DGRAM, 0);
-	set_int(s, SOL_IP, IP_RECVTOS, 1);
+	set_int(s, SOL_IP, IP_RECVOPTS, 1);
 	if (bind_to(s, "0.0.0.0", port0 + 9) == 0 || errno != ENOPROTOOPT)
-		return bad("bind with IP_RECVTOS on: %s, not ENOPROTOOPT",
+		return bad("bind with IP_RECVOPTS on: %s, not ENOPROTOOPT",
 			   strerror(errno));
 	d = domain_of(s);
 	if (d != AF_INET || port_of(s) != 0)

@@ -13,10 +13,10 @@
  * CARRY: set on the channel; if the channel refuses it, the replacement
  *	fails with the channel's error (replace.c).
  * REFUSE: switches for control messages a channel's receive path never
- *	produces (it gives IP_PKTINFO, IPV6_PKTINFO, SCM_TIMESTAMP and
- *	SCM_TIMESTAMPNS only); a program that turned one on is not given a
- *	channel: the replacement fails with ENOPROTOOPT.  (Set on a channel,
- *	most of them would be taken by the port holder and have no effect.)
+ *	writes (it writes SCM_TIMESTAMP, SCM_TIMESTAMPNS, IP_PKTINFO, IP_TTL,
+ *	IP_TOS, IP_ORIGDSTADDR and their IPv6 counterparts); a program that
+ *	turned one on is not given a channel: the replacement fails with
+ *	ENOPROTOOPT, which the channel itself also returns for them.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -25,6 +25,23 @@
 #include <unistd.h>
 
 #include "run.h"
+
+/* Kernel option names glibc's headers may lack (linux/in.h, linux/in6.h). */
+#ifndef IP_CHECKSUM
+#define IP_CHECKSUM		23
+#endif
+#ifndef IP_RECVFRAGSIZE
+#define IP_RECVFRAGSIZE		25
+#endif
+#ifndef IPV6_FLOWINFO
+#define IPV6_FLOWINFO		11
+#endif
+#ifndef IPV6_RECVFRAGSIZE
+#define IPV6_RECVFRAGSIZE	77
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO			104
+#endif
 
 enum carry { CARRY, CARRY_BUF, REFUSE };
 
@@ -68,11 +85,13 @@ static const struct opt ip_opts[] = {
 	OPT(SOL_IP, IP_MULTICAST_TTL, CARRY),
 	OPT(SOL_IP, IP_MULTICAST_LOOP, CARRY),
 	OPT(SOL_IP, IP_MULTICAST_ALL, CARRY),
-	OPT(SOL_IP, IP_RECVTOS, REFUSE),
-	OPT(SOL_IP, IP_RECVTTL, REFUSE),
+	OPT(SOL_IP, IP_RECVTOS, CARRY),
+	OPT(SOL_IP, IP_RECVTTL, CARRY),
+	OPT(SOL_IP, IP_RECVORIGDSTADDR, CARRY),
 	OPT(SOL_IP, IP_RECVOPTS, REFUSE),
 	OPT(SOL_IP, IP_RETOPTS, REFUSE),
-	OPT(SOL_IP, IP_RECVORIGDSTADDR, REFUSE),
+	OPT(SOL_IP, IP_PASSSEC, REFUSE),
+	OPT(SOL_IP, IP_CHECKSUM, REFUSE),
 	OPT(SOL_IP, IP_RECVFRAGSIZE, REFUSE),
 	{ 0 }
 };
@@ -88,9 +107,13 @@ static const struct opt ip6_opts[] = {
 	OPT(SOL_IPV6, IPV6_TRANSPARENT, CARRY),
 	OPT(SOL_IPV6, IPV6_MULTICAST_HOPS, CARRY),
 	OPT(SOL_IPV6, IPV6_MULTICAST_LOOP, CARRY),
-	OPT(SOL_IPV6, IPV6_RECVTCLASS, REFUSE),
-	OPT(SOL_IPV6, IPV6_RECVHOPLIMIT, REFUSE),
-	OPT(SOL_IPV6, IPV6_RECVORIGDSTADDR, REFUSE),
+	OPT(SOL_IPV6, IPV6_RECVTCLASS, CARRY),
+	OPT(SOL_IPV6, IPV6_RECVHOPLIMIT, CARRY),
+	OPT(SOL_IPV6, IPV6_RECVORIGDSTADDR, CARRY),
+	OPT(SOL_IPV6, IPV6_FLOWINFO, REFUSE),
+	OPT(SOL_IPV6, IPV6_RECVFRAGSIZE, REFUSE),
+	OPT(SOL_IPV6, IPV6_2292PKTINFO, REFUSE),
+	OPT(SOL_IPV6, IPV6_2292HOPLIMIT, REFUSE),
 	OPT(SOL_IPV6, IPV6_RECVRTHDR, REFUSE),
 	OPT(SOL_IPV6, IPV6_RECVHOPOPTS, REFUSE),
 	OPT(SOL_IPV6, IPV6_RECVDSTOPTS, REFUSE),
