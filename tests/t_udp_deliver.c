@@ -130,6 +130,104 @@ static int t_reuseaddr_more_specific(void)
 }
 
 /*
+ * Two SO_REUSEADDR sockets on one port, a channel and an ordinary socket,
+ * both members of a multicast group on vjtest0: a datagram to the group,
+ * and one to the subnet's broadcast address, reach both, as UDP gives
+ * multicast and broadcast to every socket of the port.
+ */
+static int t_reuseaddr_multicast(void)
+{
+	struct ip_mreqn mr = { .imr_ifindex = (int)vjt_ifindex() };
+	uint16_t port = tport(0);
+	int c, u, r;
+
+	inet_pton(AF_INET, "239.1.2.3", &mr.imr_multiaddr);
+	c = udp_chan(AF_INET);
+	reuse_addr(c);
+	EXPECT_OK(udp_bind_to(c, "0.0.0.0", port), "bind the channel");
+	u = udp_plain(AF_INET);
+	reuse_addr(u);
+	EXPECT_OK(udp_bind_to(u, "0.0.0.0", port), "bind the UDP socket");
+	EXPECT_OK(setsockopt(c, SOL_IP, IP_ADD_MEMBERSHIP, &mr, sizeof(mr)),
+		  "IP_ADD_MEMBERSHIP on the channel");
+	EXPECT_OK(setsockopt(u, SOL_IP, IP_ADD_MEMBERSHIP, &mr, sizeof(mr)),
+		  "IP_ADD_MEMBERSHIP on the UDP socket");
+	r = vjt_inject("saddr=%s daddr=239.1.2.3 sport=1000 dport=%u seq=8",
+		       VJT_PEER4, port);
+	CHECK(!r, "inject to the group: %s", errname(-r));
+	expect_gets(u, 8, "the UDP socket, multicast");
+	expect_gets(c, 8, "the channel, multicast");
+	r = vjt_inject("saddr=%s daddr=198.51.100.255 sport=1000 dport=%u "
+		       "seq=9", VJT_PEER4, port);
+	CHECK(!r, "inject to the broadcast address: %s", errname(-r));
+	expect_gets(u, 9, "the UDP socket, broadcast");
+	expect_gets(c, 9, "the channel, broadcast");
+	close(u);
+	close(c);
+	return 0;
+}
+
+/*
+ * The options a UDP server commonly sets, on a channel and on an ordinary
+ * socket: each is accepted or refused alike and reads back alike, and a
+ * bind that depends on one (IP_FREEBIND to an address that is not local)
+ * succeeds alike.
+ */
+static int t_server_options(void)
+{
+	static const struct { int level, name, val; const char *what; }
+	opts[] = {
+		{ SOL_SOCKET, SO_RCVBUF, 65536, "SO_RCVBUF" },
+		{ SOL_SOCKET, SO_SNDBUF, 65536, "SO_SNDBUF" },
+		{ SOL_SOCKET, SO_MARK, 7, "SO_MARK" },
+		{ SOL_SOCKET, SO_PRIORITY, 3, "SO_PRIORITY" },
+		{ SOL_IP, IP_TOS, 0x28, "IP_TOS" },
+		{ SOL_IP, IP_TTL, 9, "IP_TTL" },
+		{ SOL_IP, IP_RECVTOS, 1, "IP_RECVTOS" },
+		{ SOL_IP, IP_RECVTTL, 1, "IP_RECVTTL" },
+		{ SOL_IP, IP_FREEBIND, 1, "IP_FREEBIND" },
+		{ SOL_IP, IP_TRANSPARENT, 1, "IP_TRANSPARENT" },
+		{ SOL_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO, "IP_MTU_DISCOVER" },
+	};
+	uint16_t port = tport(0), port2 = tport(1);
+	unsigned int i;
+	int c, u, vu, vc, ru, rc, eu, ec;
+	socklen_t lu, lc;
+
+	c = udp_chan(AF_INET);
+	u = udp_plain(AF_INET);
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		ru = setsockopt(u, opts[i].level, opts[i].name, &opts[i].val,
+				sizeof(int));
+		eu = errno;
+		rc = setsockopt(c, opts[i].level, opts[i].name, &opts[i].val,
+				sizeof(int));
+		ec = errno;
+		CHECK(ru == rc && (!ru || eu == ec),
+		      "%s: UDP %d (%s), channel %d (%s)", opts[i].what, ru,
+		      ru ? errname(eu) : "-", rc, rc ? errname(ec) : "-");
+		vu = vc = -1;
+		lu = lc = sizeof(int);
+		ru = getsockopt(u, opts[i].level, opts[i].name, &vu, &lu);
+		rc = getsockopt(c, opts[i].level, opts[i].name, &vc, &lc);
+		CHECK(ru == rc && vu == vc && lu == lc,
+		      "%s reads back: UDP %d (%d), channel %d (%d)",
+		      opts[i].what, ru, vu, rc, vc);
+	}
+	ru = udp_bind_to(u, "192.0.2.77", port);
+	eu = errno;
+	rc = udp_bind_to(c, "192.0.2.77", port2);
+	ec = errno;
+	CHECK(ru == rc && (!ru || eu == ec),
+	      "bind to a foreign address with IP_FREEBIND: UDP %d (%s), "
+	      "channel %d (%s)", ru, ru ? errname(eu) : "-", rc,
+	      rc ? errname(ec) : "-");
+	close(u);
+	close(c);
+	return 0;
+}
+
+/*
  * An IPsec input policy that wants ESP for UDP to the port: a plaintext
  * datagram is dropped by UDP's policy check, for a channel as for an
  * ordinary socket; without the policy the channel gets the next one.
@@ -424,6 +522,8 @@ static int t_vrf_exec(void)
 const struct vj_case udp_deliver_cases[] = {
 	VJ_CASE("UDP_BINDTODEVICE_AFTER_BIND", t_bindtodevice_after_bind),
 	VJ_CASE("UDP_REUSEADDR_MORE_SPECIFIC", t_reuseaddr_more_specific),
+	VJ_CASE("UDP_REUSEADDR_MULTICAST", t_reuseaddr_multicast),
+	VJ_CASE("UDP_SERVER_OPTIONS", t_server_options),
 	VJ_CASE("UDP_XFRM_POLICY_IN", t_xfrm_policy_in),
 	VJ_CASE("UDP_CGROUP_SOCK_CREATE", t_cgroup_sock_create),
 	VJ_CASE("UDP_CGROUP_INGRESS", t_cgroup_ingress),
