@@ -18,7 +18,18 @@
 #include "vj_ring.h"
 #include "vj_stats.h"
 
-atomic64_t vj_counters[VJ_CNT_MAX];
+DEFINE_PER_CPU(struct vj_counters, vj_counters);
+
+/* The sum of every CPU's copy of counter @c. */
+s64 vj_counter_read(enum vj_counter c)
+{
+	s64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(&vj_counters, cpu)->c[c]);
+	return sum;
+}
 
 static const char *const vj_counter_names[VJ_CNT_MAX] = {
 	[VJ_CNT_POOL_EMPTY] = "pool_empty",
@@ -180,15 +191,15 @@ static const struct seq_operations vj_proc_seq_ops = {
 
 static int vj_proc_pool_show(struct seq_file *seq, void *v)
 {
-	s64 created = atomic64_read(&vj_counters[VJ_CNT_CHANNELS_CREATED]);
-	s64 destroyed = atomic64_read(&vj_counters[VJ_CNT_CHANNELS_DESTROYED]);
+	s64 created = vj_counter_read(VJ_CNT_CHANNELS_CREATED);
+	s64 destroyed = vj_counter_read(VJ_CNT_CHANNELS_DESTROYED);
 	unsigned int i;
 
 	seq_printf(seq, "pool_buffers %u\n", vj_pool_size());
 	seq_printf(seq, "pool_free %u\n", vj_pool_free());
 	for (i = 0; i < VJ_CNT_MAX; i++)
 		seq_printf(seq, "%s %lld\n", vj_counter_names[i],
-			   atomic64_read(&vj_counters[i]));
+			   vj_counter_read(i));
 	seq_printf(seq, "channels_live %lld\n", created - destroyed);
 	return 0;
 }

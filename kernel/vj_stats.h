@@ -2,11 +2,16 @@
 /*
  * Module-wide counters, shown in /proc/net/vjchan_pool.  They audit the
  * global buffer pool, the stack queue and the lifetime of channels.
+ *
+ * Each CPU counts in its own copy (this_cpu_add(): no atomic operation, no
+ * cache line written by two CPUs); a reader sums the copies.  A sum read
+ * while packets flow is a moment's snapshot, exact once they stop.
  */
 #ifndef _VJ_STATS_H
 #define _VJ_STATS_H
 
-#include <linux/atomic.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
 
 struct seq_file;
 
@@ -43,24 +48,28 @@ enum vj_counter {
 	VJ_CNT_MAX
 };
 
-extern atomic64_t vj_counters[VJ_CNT_MAX];
+struct vj_counters {
+	s64 c[VJ_CNT_MAX];
+};
+
+DECLARE_PER_CPU(struct vj_counters, vj_counters);
 
 static inline void vj_count(enum vj_counter c)
 {
-	atomic64_inc(&vj_counters[c]);
+	this_cpu_inc(vj_counters.c[c]);
 }
 
 static inline void vj_count_add(enum vj_counter c, unsigned int n)
 {
 	if (n)
-		atomic64_add(n, &vj_counters[c]);
+		this_cpu_add(vj_counters.c[c], n);
 }
 
 static inline void vj_stats_add_pinned(long bytes)
 {
-	atomic64_add(bytes, &vj_counters[VJ_CNT_BYTES_PINNED]);
+	this_cpu_add(vj_counters.c[VJ_CNT_BYTES_PINNED], bytes);
 }
 
-void vj_stats_show(struct seq_file *seq);
+s64 vj_counter_read(enum vj_counter c);
 
 #endif /* _VJ_STATS_H */
