@@ -22,7 +22,7 @@ import sys
 
 BASELINE = "udp-recvmmsg"
 ORDER = ["udp-recvmmsg", "udp-vjchan", "udp-vjchan-filtered", "packet-v3", "afxdp-copy", "afxdp-zc",
-         "vjchan-hook", "vjchan-filtered", "vjchan-sanctioned", "vjchan-xdp",
+         "vjchan-hook", "vjchan-hook-10k", "vjchan-filtered", "vjchan-sanctioned", "vjchan-xdp",
          "xdp-drop",
          "udp-recvmmsg@vjnet", "vjchan-driver@vjnet", "vjchan-direct@vjnet"]
 
@@ -182,6 +182,7 @@ STAMPS = {
     "afxdp-copy": "none: AF_XDP has no receive time stamp",
     "afxdp-zc": "none: AF_XDP has no receive time stamp",
     "vjchan-hook": "vj_desc.tstamp (CLOCK_MONOTONIC, in the hook)",
+    "vjchan-hook-10k": "vj_desc.tstamp (CLOCK_MONOTONIC, in the hook)",
     "vjchan-filtered": "vj_desc.tstamp (CLOCK_MONOTONIC, at LOCAL_IN)",
     "vjchan-xdp": "vj_desc.tstamp (CLOCK_MONOTONIC, in the XDP kfunc)",
     "xdp-drop": "none: nothing reaches user space",

@@ -208,7 +208,8 @@ static inline void deliver_eth(struct rx *rx, const uint8_t *f, uint32_t len,
 
 /* The receive methods (rx_socket.c, rx_packet.c, rx_xdp.c, rx_vjchan.c). */
 extern const struct rx_mode rx_udp_recvmmsg, rx_udp_vjchan, rx_udp_vjchan_filtered, rx_packet_v3,
-	rx_afxdp_copy, rx_afxdp_zc, rx_vjchan_hook, rx_vjchan_driver,
+	rx_afxdp_copy, rx_afxdp_zc, rx_vjchan_hook, rx_vjchan_hook_crowd,
+	rx_vjchan_driver,
 	rx_vjchan_direct, rx_vjchan_filtered, rx_vjchan_sanctioned,
 	rx_vjchan_xdp, rx_xdp_drop;
 

@@ -30,6 +30,7 @@ static const struct rx_mode *const modes[] = {
 	&rx_afxdp_copy,
 	&rx_afxdp_zc,
 	&rx_vjchan_hook,
+	&rx_vjchan_hook_crowd,
 	&rx_vjchan_driver,
 	&rx_vjchan_direct,
 	&rx_vjchan_filtered,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "vjchan.h"
 #include "rx.h"
@@ -108,6 +109,66 @@ static __u32 bind_mode(const struct rx *rx)
 	}
 }
 
+/*
+ * VJ_CROWD other bypass channels on other ports of the NIC, the smallest
+ * rings, four flow-id shapes (masks) between them: the measured channel's
+ * lookup must stay as cheap among them as alone.
+ */
+static int crowd_open(struct rx *rx, struct vj_rx *v)
+{
+	struct vj_chan_opts o = { .entries = VJ_RING_MIN_ENTRIES,
+				  .buf_size = VJ_BUF_MIN_SIZE };
+	struct rlimit rl = { VJ_CROWD + 256, VJ_CROWD + 256 };
+	struct vj_flow flow;
+	char spec[160];
+	unsigned int i;
+	int e;
+
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		set_why(rx, "RLIMIT_NOFILE %u: %s", VJ_CROWD + 256,
+			strerror(errno));
+		return -errno;
+	}
+	v->crowd = calloc(VJ_CROWD, sizeof(*v->crowd));
+	if (!v->crowd)
+		return -ENOMEM;
+	for (i = 0; i < VJ_CROWD; i++) {
+		unsigned int port = 20000 + i;
+
+		switch (i % 4) {
+		case 0:
+			snprintf(spec, sizeof(spec), "udp4 dport %u", port);
+			break;
+		case 1:
+			snprintf(spec, sizeof(spec), "udp4 dport %u daddr %s",
+				 port, BENCH_DST_IP);
+			break;
+		case 2:
+			snprintf(spec, sizeof(spec),
+				 "udp4 dport %u daddr %s dev %s", port,
+				 BENCH_DST_IP, rx->ifname);
+			break;
+		default:
+			snprintf(spec, sizeof(spec), "udp4 sport %u dport %u",
+				 port, port);
+		}
+		e = vj_flow_parse(spec, &flow);
+		if (!e)
+			e = vj_chan_open(&v->crowd[i], &o);
+		if (!e) {
+			v->ncrowd++;
+			e = vj_chan_bind_flags(&v->crowd[i], &flow,
+					       VJ_BIND_FW_BYPASS);
+		}
+		if (e) {
+			set_why(rx, "crowd channel %u (%s): %s", i, spec,
+				strerror(-e));
+			return e;
+		}
+	}
+	return 0;
+}
+
 int vjc_open(struct rx *rx)
 {
 	struct vj_chan_opts o = { .entries = QUEUE_PKTS, .buf_size = 2048 };
@@ -135,6 +196,11 @@ int vjc_open(struct rx *rx)
 	v->open = 1;
 	if (rx->mode->arg == VJ_PATH_SANCTIONED) {
 		e = sanction_setup(rx, v);
+		if (e)
+			return e;
+	}
+	if (rx->mode->arg == VJ_PATH_HOOK_CROWD) {
+		e = crowd_open(rx, v);
 		if (e)
 			return e;
 	}
@@ -205,6 +271,7 @@ void vjc_drops(struct rx *rx)
 	/* The mode names the path: make sure the packets took it. */
 	switch (rx->mode->arg) {
 	case VJ_PATH_HOOK:
+	case VJ_PATH_HOOK_CROWD:
 		path = st.rx_hook;
 		break;
 	case VJ_PATH_DRIVER:
@@ -239,6 +306,9 @@ void vjc_close(struct rx *rx)
 		return;
 	if (v->open)
 		vj_chan_close(&v->ch);
+	while (v->ncrowd)
+		vj_chan_close(&v->crowd[--v->ncrowd]);
+	free(v->crowd);
 	sanction_teardown(v);
 	free(v);
 }
@@ -246,6 +316,12 @@ void vjc_close(struct rx *rx)
 const struct rx_mode rx_vjchan_hook = {
 	"vjchan-hook", "vj_desc.tstamp: CLOCK_MONOTONIC in the hook",
 	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK
+};
+
+/* vjchan-hook with VJ_CROWD other channels bound (many channels). */
+const struct rx_mode rx_vjchan_hook_crowd = {
+	"vjchan-hook-10k", "vj_desc.tstamp: CLOCK_MONOTONIC in the hook",
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK_CROWD
 };
 
 /* The same bypass channel on a vjnet device: the driver API feeds it. */

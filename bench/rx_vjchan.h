@@ -14,13 +14,19 @@ enum {
 	VJ_PATH_HOOK, VJ_PATH_DRIVER, VJ_PATH_FILTERED, VJ_PATH_XDP,
 	VJ_PATH_SANCTIONED,	/* first packet filtered, the rest the hook */
 	VJ_PATH_DIRECT,		/* zero copy: a vjnet queue owned by the channel */
+	VJ_PATH_HOOK_CROWD,	/* the hook, VJ_CROWD other channels bound */
 };
+
+/* Channels bound beside the measured one in vjchan-hook-10k. */
+#define VJ_CROWD	10000
 
 struct vj_rx {
 	struct vj_chan	ch;
 	int		open;
 	int		ruleset;	/* the sanctioning nft table is loaded */
 	char		mark0[32];	/* sanction_mark before the cell */
+	struct vj_chan	*crowd;		/* VJ_PATH_HOOK_CROWD's others */
+	unsigned int	ncrowd;
 };
 
 int vjc_open(struct rx *rx);
