@@ -35,6 +35,7 @@
 #include "vj_ring.h"
 #include "vj_ring_prod.h"
 #include "vj_stats.h"
+#include "vj_wake.h"
 
 /*
  * Bytes of Ethernet header in front of skb->data (the network header at
@@ -127,7 +128,7 @@ static void vj_deliver_segments(struct vj_flow_entry *fe, struct sk_buff *skb,
 	vj_deliver_count(path, true, claimed);
 	vj_deliver_count(path, false, dropped);
 	if (claimed)
-		fe->sk->sk_data_ready(fe->sk);
+		vj_wake(fe->sk);
 	consume_skb(skb);
 }
 
@@ -186,7 +187,7 @@ bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
 	switch (vj_ring_rx_skb(fe->ring, skb, mac, l2, ifindex, path)) {
 	case 0:
 		vj_deliver_count(path, true, 1);
-		fe->sk->sk_data_ready(fe->sk);
+		vj_wake(fe->sk);
 		consume_skb(skb);
 		return true;
 	case -ENOSPC:

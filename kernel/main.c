@@ -18,6 +18,7 @@
 #include "vj_socket.h"
 #include "vj_stack.h"
 #include "vj_udp.h"
+#include "vj_wake.h"
 #include "vj_xdp.h"
 
 #define VJ_POOL_MAX	(1024 * 1024)
@@ -96,6 +97,7 @@ static int __init vj_init(void)
 	err = vj_pool_init(pool_buffers);
 	if (err)
 		return err;
+	vj_wake_init();
 	err = register_pernet_subsys(&vj_pernet_ops);
 	if (err)
 		goto err_pool_exit;
@@ -124,6 +126,7 @@ err_unregister_notifier:
 err_unregister_pernet:
 	unregister_pernet_subsys(&vj_pernet_ops);
 err_pool_exit:
+	vj_wake_exit();
 	vj_pool_exit();
 	return err;
 }
@@ -141,6 +144,7 @@ static void __exit vj_exit(void)
 	vj_stack_exit();
 	/* Socket destructors and kfree_rcu()s of mask lists. */
 	rcu_barrier();
+	vj_wake_exit();
 	vj_pool_exit();
 	pr_info("unloaded\n");
 }

@@ -26,13 +26,10 @@
  * reference on this module, so vjchan cannot be unloaded while such a
  * program is attached (or otherwise alive).
  *
- * Wake-ups: the consumer is woken through sk_data_ready() after each
- * claimed frame, which costs a barrier and a wait-queue check
- * (skwq_has_sleeper()) unless the consumer sleeps.  They are not batched
- * per NAPI poll: a module gets no call at the end of a poll (the flush of
- * the redirect maps, xdp_do_flush(), is internal to the core), and waking
- * only when the next frame goes to another channel would leave the last
- * frames of a poll unannounced until more traffic comes.
+ * Wake-ups: a module gets no call at the end of a NAPI poll (the flush of
+ * the redirect maps, xdp_do_flush(), is internal to the core), so the
+ * consumer is woken through vj_wake() (wake.c): once for all the frames a
+ * channel got in one softirq pass.
  */
 
 #include <linux/bpf.h>
@@ -47,6 +44,7 @@
 #include "vj_flow.h"
 #include "vj_ring_prod.h"
 #include "vj_stats.h"
+#include "vj_wake.h"
 #include "vj_xdp.h"
 
 #define VJ_XDP_PASS	0
@@ -72,7 +70,7 @@ static int vj_xdp_rx(struct xdp_buff *xdp)
 	switch (vj_ring_rx_xdp(fe->ring, xdp, dev->ifindex, proto)) {
 	case 0:
 		vj_count(VJ_CNT_XDP_CLAIMED);
-		fe->sk->sk_data_ready(fe->sk);
+		vj_wake(fe->sk);
 		ret = VJ_XDP_CLAIMED;
 		break;
 	case -ENOSPC:
