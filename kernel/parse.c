@@ -128,13 +128,15 @@ static int vj_parse_ipv4(const u8 *p, unsigned int hlen, unsigned int len,
  * options and AH (AH's length counts 4-byte words beyond the first two,
  * the others' 8-byte words beyond the first); a fragment header only if
  * its offset and flags are all zero (any other fragment goes to the stack,
- * as the hooks leave it); "no next header" ends the parse.  Each header is
+ * as the hooks leave it); a routing header only if no segments are left
+ * (else the stack routes the packet on); "no next header" ends the parse.  Each header is
  * at least 8 bytes and must lie within @limit, which bounds the walk; only
  * a header's first 8 bytes are read, and only once they are known to lie
  * within @hlen.
  *
  * Return: the transport header's offset; -EINVAL for a chain that runs
- * past @limit or ends in a fragment or "no next header"; -ENODATA for one
+ * past @limit, ends in a fragment or "no next header", or holds a routing
+ * header with segments left; -ENODATA for one
  * that continues beyond @hlen.
  */
 int vj_parse_ipv6_exthdrs(const u8 *p, unsigned int hlen, unsigned int limit,
@@ -162,6 +164,12 @@ int vj_parse_ipv6_exthdrs(const u8 *p, unsigned int hlen, unsigned int limit,
 		}
 		case NEXTHDR_AUTH:
 			elen = ipv6_authlen(h);
+			break;
+		case NEXTHDR_ROUTING:
+			/* Segments left: this host is not the destination yet. */
+			if (((const struct ipv6_rt_hdr *)h)->segments_left)
+				return -EINVAL;
+			elen = ipv6_optlen(h);
 			break;
 		default:
 			elen = ipv6_optlen(h);

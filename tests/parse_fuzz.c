@@ -172,6 +172,15 @@ static void named_cases(void)
 	f[14 + 4] = 0xff;
 	expect("PARSE_V6_PLEN_PAST_FRAME", f, len, len, -EINVAL);
 
+	/* A routing header: the destination only once no segment is left. */
+	len = known(f, 0, 8);
+	f[14 + 6] = 43;
+	f[14 + 40 + 2] = 4;		/* type: segment routing */
+	f[14 + 40 + 3] = 0;
+	expect("PARSE_V6_RTHDR_ARRIVED", f, len, len, 0);
+	f[14 + 40 + 3] = 1;
+	expect("PARSE_V6_RTHDR_SEGMENTS_LEFT", f, len, len, -EINVAL);
+
 	len = known(f, 15, 0);
 	expect("PARSE_V4_OPTIONS", f, len, len, 0);
 	expect("PARSE_V4_OPTIONS_CUT", f, 14 + 40, len, -ENODATA);
