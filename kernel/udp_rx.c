@@ -41,7 +41,8 @@
 
 /*
  * Header bytes copied out of the buffer to be checked: IPv4 with options,
- * or IPv6 with the extension headers a channel's flow may skip, and UDP.
+ * or IPv6 with the extension headers that fit, and UDP (longer IPv6
+ * extension headers are walked in the buffer, see vj_udp_check()).
  */
 #define VJ_UDP_HDR_MAX		256
 
@@ -113,17 +114,26 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 				      avail);
 		if (iplen > avail)
 			return VJ_DROP_UDP_MALFORMED;
-		/* The classifier's walk, bounded by the copy and the packet. */
-		off = vj_parse_ipv6_exthdrs(hdr, n, iplen, sizeof(*ip6), &nh);
-		if (off < 0 || nh != IPPROTO_UDP || off + sizeof(uh) > n ||
-		    iplen < off + sizeof(uh))
+		/*
+		 * The classifier's walk, bounded by the packet, over the
+		 * buffer itself: extension headers may be longer than the
+		 * copy.  Each header's type and length are read once and
+		 * checked against @iplen, which the kernel knows, so
+		 * whatever user space writes meanwhile can only make the
+		 * walk end elsewhere within the buffer.
+		 */
+		off = vj_parse_ipv6_exthdrs(data + l3, avail, iplen,
+					    sizeof(*ip6), &nh);
+		if (off < 0 || nh != IPPROTO_UDP || iplen < off + sizeof(uh))
 			return VJ_DROP_UDP_MALFORMED;
 		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));
 		memcpy(dg->daddr.bytes, &ip6->daddr, sizeof(dg->daddr.bytes));
 		dg->tos = ip6_tclass(ip6_flowinfo(ip6));
 		dg->ttl = ip6->hop_limit;
 	}
-	memcpy(&uh, hdr + off, sizeof(uh));
+	/* In the copy, or beyond it after long IPv6 extension headers. */
+	memcpy(&uh, off + sizeof(uh) <= n ? hdr + off : data + l3 + off,
+	       sizeof(uh));
 	ulen = ntohs(uh.len);
 	/*
 	 * What UDP delivered is the datagram as it left it: trimmed to its

@@ -175,9 +175,64 @@ static int t_held_rcvbuf(void)
 	return 0;
 }
 
+/*
+ * IPv6 destination options longer than the headers a receiving call
+ * checks in a copy (VJ_UDP_HDR_MAX, 256 bytes): the sender sets a 512-byte
+ * IPV6_DSTOPTS header; a channel gets the datagrams an ordinary socket
+ * gets, in both modes.
+ */
+static int t_long_exthdrs(void)
+{
+	static uint8_t opt[512], out[256], bu[BIG], bc[BIG];
+	uint16_t pu = tport(0), pc = tport(1);
+	struct sockaddr_storage fu, fc;
+	uint32_t modes[] = { VJ_BIND_FW_FILTERED, VJ_BIND_FW_BYPASS };
+	unsigned int m;
+	int u, c, tx;
+	long nu, nc;
+
+	/*
+	 * Next header (filled in by the kernel), length, two options of 253
+	 * bytes of the experimental type 0x1e (RFC 4727), which a receiver
+	 * skips (the stack drops PadN longer than 7 bytes).
+	 */
+	opt[1] = sizeof(opt) / 8 - 1;
+	opt[2] = 0x1e;
+	opt[3] = 253;
+	opt[257] = 0x1e;
+	opt[258] = 253;
+	for (m = 0; m < 2; m++) {
+		u = udp_plain(AF_INET6);
+		c = udp_chan(AF_INET6);
+		EXPECT_OK(setsockopt(c, SOL_VJCHAN, VJ_BIND_FLAGS, &modes[m],
+				     sizeof(modes[m])), "VJ_BIND_FLAGS");
+		EXPECT_OK(udp_bind_to(u, "::", pu), "bind UDP");
+		EXPECT_OK(udp_bind_to(c, "::", pc), "bind the channel");
+		tx = udp_plain(AF_INET6);
+		EXPECT_OK(setsockopt(tx, SOL_IPV6, IPV6_DSTOPTS, opt,
+				     sizeof(opt)), "IPV6_DSTOPTS, 512 bytes");
+		payload_fill(out, sizeof(out), 40 + m);
+		send_big(tx, "::1", pu, out, sizeof(out));
+		send_big(tx, "::1", pc, out, sizeof(out));
+		nu = recv_big(u, bu, &fu, 2000);
+		nc = recv_big(c, bc, &fc, 2000);
+		CHECK(nu == (long)sizeof(out), "mode %u: the UDP socket got %ld",
+		      modes[m], nu);
+		CHECK(nc == nu && !memcmp(bu, bc, nu),
+		      "mode %u: the channel got %ld bytes (%s), malformed %llu",
+		      modes[m], nc, nc < 0 ? errname(errno) : "ok",
+		      (unsigned long long)test_get_stats(c).rx_udp_malformed);
+		close(tx);
+		close(c);
+		close(u);
+	}
+	return 0;
+}
+
 const struct vj_case udp_large_cases[] = {
 	VJ_CASE("UDP_FRAGMENTS4", t_fragments4),
 	VJ_CASE("UDP_FRAGMENTS6", t_fragments6),
 	VJ_CASE("UDP_HELD_RCVBUF", t_held_rcvbuf),
+	VJ_CASE("UDP_LONG_EXTHDRS", t_long_exthdrs),
 	{ NULL }
 };
