@@ -35,6 +35,19 @@ static int vj_parse_skb_ports(const struct sk_buff *skb, int thoff,
 	return 0;
 }
 
+/* Does the IPv6 packet have a routing header with segments left? */
+static bool vj_parse_skb_rthdr_left(const struct sk_buff *skb)
+{
+	struct ipv6_rt_hdr _rh;
+	const struct ipv6_rt_hdr *rh;
+	unsigned int off = 0;
+
+	if (ipv6_find_hdr(skb, &off, NEXTHDR_ROUTING, NULL, NULL) < 0)
+		return false;
+	rh = skb_header_pointer(skb, off, sizeof(_rh), &_rh);
+	return !rh || rh->segments_left;
+}
+
 /**
  * vj_parse_skb - the flow key of a packet seen by a netfilter hook
  * @skb: the packet; skb->data at its validated IP header
@@ -68,6 +81,9 @@ int vj_parse_skb(const struct sk_buff *skb, u8 pf, int ifindex,
 		*thoff = ipv6_skip_exthdr(skb, skb_network_offset(skb) +
 					  sizeof(*ip6), &nexthdr, &frag_off);
 		if (*thoff < 0 || frag_off)
+			return -EINVAL;
+		/* As parse.c: segments left, the stack routes it on. */
+		if (nexthdr != ip6->nexthdr && vj_parse_skb_rthdr_left(skb))
 			return -EINVAL;
 		key->family = 1;
 		key->proto = nexthdr;

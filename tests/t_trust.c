@@ -375,7 +375,15 @@ static int t_ipv6_exthdr_driver(void)
  * A UDP datagram to ::1 behind one extension header, whole IPv6 header
  * included, from an IPPROTO_RAW socket.
  */
+static void send_ext_lo_left(uint8_t type, uint16_t dport, int rt_left);
+
 static void send_ext_lo(uint8_t type, uint16_t dport)
+{
+	send_ext_lo_left(type, dport, -1);
+}
+
+/* As send_ext_lo(); a routing header (43) gets @rt_left segments left. */
+static void send_ext_lo_left(uint8_t type, uint16_t dport, int rt_left)
 {
 	struct sockaddr_in6 dst = { .sin6_family = AF_INET6 };
 	unsigned int el = exthdr_len(type);
@@ -402,6 +410,10 @@ static void send_ext_lo(uint8_t type, uint16_t dport)
 		x[1] = el / 8 - 1;
 		x[2] = 1;		/* PadN */
 		x[3] = el - 4;
+	}
+	if (type == 43) {
+		x[2] = 4;		/* routing type: segment routing */
+		x[3] = rt_left;		/* segments left */
 	}
 	u = x + el;
 	u[0] = 0x03;			/* sport 1000 */
@@ -454,11 +466,34 @@ static int t_ipv6_exthdr_hook(void)
 	return 0;
 }
 
+/*
+ * A routing header with segments left: this host is not the destination
+ * yet, so the pre-routing hook must leave the packet to the stack (which
+ * routes it on, or drops it) rather than feed the bypass channel of the
+ * inner flow; with no segment left, the channel gets it.
+ */
+static int t_ipv6_rthdr_hook(void)
+{
+	struct vj_flow f = flow6(IPPROTO_UDP, NULL, 0, "::1", tport(0), 0);
+	struct test_chan c;
+
+	chan_open(&c, &f, 16, 2048);
+	send_ext_lo_left(43, tport(0), 1);
+	usleep(300 * 1000);
+	chan_expect_empty(&c, "a packet with a segment left");
+	send_ext_lo_left(43, tport(0), 0);
+	CHECK(chan_recv(&c, &pkt, 2000),
+	      "the packet with no segment left did not reach the channel");
+	chan_close(&c);
+	return 0;
+}
+
 const struct vj_case trust_cases[] = {
 	VJ_CASE_T("POOL_STARVATION", t_pool_starvation, 60),
 	VJ_CASE("MEMCG_CHARGE", t_memcg_charge),
 	VJ_CASE("MASKS_NOMEM", t_masks_nomem),
 	VJ_CASE("IPV6_EXTHDR_DRIVER", t_ipv6_exthdr_driver),
 	VJ_CASE("IPV6_EXTHDR_HOOK", t_ipv6_exthdr_hook),
+	VJ_CASE("IPV6_RTHDR_HOOK", t_ipv6_rthdr_hook),
 	{ 0 }
 };
