@@ -282,7 +282,7 @@ static struct vj_flow_entry *vj_classify_fast(struct vj_net *vn,
 		fallthrough;
 	default:
 		/* UDP delivers a filtered UDP channel's: nothing deferred. */
-		if (!fe->udp_delivers || fe->fw_mode == VJ_BIND_FW_SANCTIONED)
+		if (vj_flow_on_filtered(fe))
 			vj_count(VJ_CNT_FW_DEFERRED);
 		return NULL;
 	}
@@ -327,16 +327,14 @@ static struct vj_flow_entry *vj_classify_filtered(struct vj_net *vn,
 {
 	struct vj_flow_entry *fe = vj_flow_lookup(vn, key);
 
-	if (!fe)
-		return NULL;
-	if (fe->udp_delivers && fe->fw_mode != VJ_BIND_FW_SANCTIONED)
+	if (!fe || !vj_flow_on_filtered(fe))
 		return NULL;
 	*verdict = vj_classify_confirm(skb);
 	if (*verdict != NF_ACCEPT)
 		return NULL;
 	if (fe->fw_mode == VJ_BIND_FW_SANCTIONED)
 		vj_sanction_note(vn, fe, key, skb);
-	return fe->udp_delivers ? NULL : fe;
+	return fe->udp_chan ? NULL : fe;
 }
 
 /**
@@ -396,10 +394,11 @@ struct vj_flow_entry *vj_classify_frame(struct net_device *dev, const u8 *frame,
 					__be16 *proto)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)frame;
+	struct vj_net *vn = vj_pernet(dev_net(dev));
 	struct vj_flow_key key;
 
 	/* No channel a fast path may feed: no parse. */
-	if (!READ_ONCE(vj_pernet(dev_net(dev))->nfast))
+	if (!READ_ONCE(vn->nfast))
 		return NULL;
 	switch (vj_parse_frame(frame, hlen, len, &key, proto)) {
 	case 0:
@@ -415,6 +414,6 @@ struct vj_flow_entry *vj_classify_frame(struct net_device *dev, const u8 *frame,
 	    !ether_addr_equal(eth->h_dest, dev->dev_addr))
 		return NULL;
 	key.ifindex = dev->ifindex;
-	return vj_classify_fast(vj_pernet(dev_net(dev)), &key, dev,
+	return vj_classify_fast(vn, &key, dev,
 				vj_frame_ip_len(frame, *proto));
 }

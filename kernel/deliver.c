@@ -169,7 +169,7 @@ bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
 	}
 
 	switch (vj_deliver_csum_verdict(skb, key, thoff, hook,
-					fe->csum_in_consumer)) {
+					fe->udp_chan)) {
 	case CSUM_OK:
 		path |= VJ_DESC_F_CSUM_OK;
 		break;

@@ -168,13 +168,13 @@ static int vj_masks_rebuild(struct vj_net *vn, unsigned int family)
 	return 0;
 }
 
-/* Which paths may feed @fe: count it in (@d 1) or out (-1). */
+/* Which paths look @fe up: count it in (@d 1) or out (-1). */
 static void vj_flow_count_paths(struct vj_net *vn,
 				const struct vj_flow_entry *fe, int d)
 {
-	if (fe->fw_mode != VJ_BIND_FW_FILTERED || !fe->udp_delivers)
+	if (vj_flow_on_fast(fe))
 		WRITE_ONCE(vn->nfast, vn->nfast + d);
-	if (!fe->udp_delivers || fe->fw_mode == VJ_BIND_FW_SANCTIONED)
+	if (vj_flow_on_filtered(fe))
 		WRITE_ONCE(vn->nfiltered, vn->nfiltered + d);
 }
 

@@ -132,11 +132,12 @@ static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_flow_entry *fe,
 	fe->ring = us->vs.ring;
 	fe->fw_mode = us->fw_mode;
 	fe->transit = false;
-	/* Checksums without a device verdict are summed in recvmsg(). */
-	fe->csum_in_consumer = true;
-	/* Filtered and sanctioned: UDP delivers (udp_holder.c). */
-	/* UDP delivers what the fast paths leave: all unless bypass. */
-	fe->udp_delivers = true;
+	/*
+	 * UDP delivers what the fast paths leave (in the filtered mode,
+	 * everything); checksums without a device verdict are summed in
+	 * recvmsg().
+	 */
+	fe->udp_chan = true;
 	fe->group = vj_udp_group(us);
 	/* What would be cut goes to UDP, which delivers it whole. */
 	fe->fast_max = us->vs.ring->buf_size - ETH_HLEN;

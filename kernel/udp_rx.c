@@ -63,6 +63,30 @@ static unsigned int vj_udp_ip_len(const struct vj_desc *d, unsigned int iplen,
 }
 
 /*
+ * The addresses, TOS (traffic class) and TTL (hop limit) of @dg, from its
+ * checked IPv4 or IPv6 header @nh.
+ */
+static void vj_udp_dgram_ip(int family, const void *nh,
+			    struct vj_udp_dgram *dg)
+{
+	if (family == AF_INET) {
+		const struct iphdr *iph = nh;
+
+		dg->saddr.ip4 = iph->saddr;
+		dg->daddr.ip4 = iph->daddr;
+		dg->tos = iph->tos;
+		dg->ttl = iph->ttl;
+	} else {
+		const struct ipv6hdr *ip6 = nh;
+
+		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));
+		memcpy(dg->daddr.bytes, &ip6->daddr, sizeof(dg->daddr.bytes));
+		dg->tos = ip6_tclass(ip6_flowinfo(ip6));
+		dg->ttl = ip6->hop_limit;
+	}
+}
+
+/*
  * Check the packet that @d describes, @data its bytes in the mapping, as a
  * UDP datagram for this socket, and fill @dg.  Returns VJ_CONSUMED if it
  * may be delivered, else why it is dropped.
@@ -98,10 +122,6 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 		    off + sizeof(uh) > n || iplen > avail ||
 		    iplen < off + sizeof(uh))
 			return VJ_DROP_UDP_MALFORMED;
-		dg->saddr.ip4 = iph->saddr;
-		dg->daddr.ip4 = iph->daddr;
-		dg->tos = iph->tos;
-		dg->ttl = iph->ttl;
 	} else {
 		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)hdr;
 		u8 nh;
@@ -126,11 +146,8 @@ static enum vj_consumed vj_udp_check(struct vj_udp_sock *us,
 					    sizeof(*ip6), &nh);
 		if (off < 0 || nh != IPPROTO_UDP || iplen < off + sizeof(uh))
 			return VJ_DROP_UDP_MALFORMED;
-		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));
-		memcpy(dg->daddr.bytes, &ip6->daddr, sizeof(dg->daddr.bytes));
-		dg->tos = ip6_tclass(ip6_flowinfo(ip6));
-		dg->ttl = ip6->hop_limit;
 	}
+	vj_udp_dgram_ip(us->family, hdr, dg);
 	/* In the copy, or beyond it after long IPv6 extension headers. */
 	memcpy(&uh, off + sizeof(uh) <= n ? hdr + off : data + l3 + off,
 	       sizeof(uh));
@@ -228,21 +245,7 @@ static enum vj_consumed vj_udp_check_held(struct vj_udp_sock *us,
 	memset(dg, 0, sizeof(*dg));
 	if (!udp_skb_csum_unnecessary(skb) && __udp_lib_checksum_complete(skb))
 		return VJ_DROP_UDP_BAD_CSUM;
-	if (us->family == AF_INET) {
-		const struct iphdr *iph = ip_hdr(skb);
-
-		dg->saddr.ip4 = iph->saddr;
-		dg->daddr.ip4 = iph->daddr;
-		dg->tos = iph->tos;
-		dg->ttl = iph->ttl;
-	} else {
-		const struct ipv6hdr *ip6 = ipv6_hdr(skb);
-
-		memcpy(dg->saddr.bytes, &ip6->saddr, sizeof(dg->saddr.bytes));
-		memcpy(dg->daddr.bytes, &ip6->daddr, sizeof(dg->daddr.bytes));
-		dg->tos = ip6_tclass(ip6_flowinfo(ip6));
-		dg->ttl = ip6->hop_limit;
-	}
+	vj_udp_dgram_ip(us->family, skb_network_header(skb), dg);
 	dg->sport = udp_hdr(skb)->source;
 	dg->dport = udp_hdr(skb)->dest;
 	dg->payload_len = skb->len;

@@ -55,8 +55,12 @@ struct vj_flow_entry {
 	u8 mask;
 	u8 fw_mode;			/* VJ_BIND_FW_*, fixed at bind */
 	bool transit;			/* VJ_BIND_F_TRANSIT, fixed at bind */
-	bool csum_in_consumer;		/* UDP channel socket: see deliver.c */
-	bool udp_delivers;		/* UDP channel socket: UDP delivers */
+	/*
+	 * A UDP channel socket: UDP delivers what the fast paths leave
+	 * (udp_holder.c), and its receiving calls sum a checksum that has
+	 * no device verdict (deliver.c).
+	 */
+	bool udp_chan;
 	bool hashed;
 	/*
 	 * Longest packet, from the IP header on, that a fast path gives the
@@ -80,6 +84,25 @@ struct vj_flow_entry {
  * holders share the port.  Other groups are a reuseport group's id + 1.
  */
 #define VJ_FLOW_GROUP_UDP	U32_MAX
+
+/*
+ * Whether the fast paths look @fe up: all but filtered UDP channels,
+ * whose datagrams UDP delivers (a filtered raw channel's packets are
+ * counted there, in fw_deferred).
+ */
+static inline bool vj_flow_on_fast(const struct vj_flow_entry *fe)
+{
+	return fe->fw_mode != VJ_BIND_FW_FILTERED || !fe->udp_chan;
+}
+
+/*
+ * Whether the filtered path feeds @fe, or notes its connection: all but
+ * UDP channels, sanctioned ones excepted.
+ */
+static inline bool vj_flow_on_filtered(const struct vj_flow_entry *fe)
+{
+	return !fe->udp_chan || fe->fw_mode == VJ_BIND_FW_SANCTIONED;
+}
 
 /* The ordered list of masks in use for one family, replaced under RCU. */
 struct vj_masks {

@@ -25,11 +25,9 @@ struct vj_net {
 	struct hlist_head table[1 << VJ_HASH_BITS];
 	u32 seed;
 	/*
-	 * Entries in the table the fast paths look at (all but filtered UDP
-	 * channels, whose datagrams UDP delivers; a filtered raw channel's
-	 * are counted in fw_deferred) and entries the filtered path may feed
-	 * (all but UDP channels, sanctioned ones excepted): without any, that
-	 * path does no lookup.
+	 * Entries in the table that the fast paths look up
+	 * (vj_flow_on_fast()) and that the filtered path does
+	 * (vj_flow_on_filtered()): without any, that path does no lookup.
 	 */
 	unsigned int nfast;
 	unsigned int nfiltered;
