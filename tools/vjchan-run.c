@@ -35,8 +35,8 @@ static void usage(FILE *f)
 		"  -m, --mode MODE    firewall mode of the channels: filtered (default),\n"
 		"                     sanctioned or bypass\n"
 		"  -e, --entries N    ring entries of each channel (VJ_RING; default 256)\n"
-		"  -b, --buf-size N   bytes per ring buffer: longer datagrams are dropped\n"
-		"                     (default 2048)\n"
+		"  -b, --buf-size N   bytes per ring buffer: longer datagrams are held\n"
+		"                     whole, charged to SO_RCVBUF (default 2048)\n"
 		"  -f, --fallback     bind an ordinary UDP socket when no channel can be made\n"
 		"  -v, --verbose      log every replacement on standard error\n"
 		"  -h, --help         this text\n");
