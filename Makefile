@@ -4,6 +4,8 @@
 #   make demo     one guest: a flow into a channel beside ordinary traffic, the
 #                 counters, and the receive paths side by side (about a minute)
 #   make check    run the whole test suite in a QEMU guest
+#   make servers  fetch the real servers the guest runs under vjchan-run
+#                 (NSD, Knot DNS, Unbound, rsyslog) into out/servers
 #   make check-parse   the kernel's frame parser in user space under
 #                 AddressSanitizer, against crafted frames (part of check)
 #   make check-debug   the same on a KASAN/lockdep/kmemleak kernel
@@ -32,6 +34,12 @@ kernel: deps
 	@eval "$$(scripts/fetch-kernel.sh)" && \
 		$(MAKE) -C kernel KDIR=$$VJ_KDIR
 
+# The real servers the guest runs under vjchan-run (tests/servers.sh,
+# bench/dns.sh): downloaded from Debian and extracted into out/servers,
+# never installed on the host.
+servers: deps
+	@scripts/fetch-servers.sh
+
 userspace:
 	$(MAKE) -C lib
 	$(MAKE) -C xdp
@@ -40,7 +48,7 @@ userspace:
 
 # Host tests first (make install into a staging root; the DKMS package
 # built, installed into another and booted), then the guest suite.
-check: all lint check-parse bench-smoke check-install check-dkms
+check: all servers lint check-parse bench-smoke check-install check-dkms
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
 
 # The kernel's frame parser in user space, under AddressSanitizer: named
@@ -72,7 +80,7 @@ deb:
 # The whole suite on a debug kernel (KASAN, lockdep, kmemleak, UBSAN, ...)
 # built from linux-source-6.12 into the cache; the module is built against
 # it in out/debug, apart from kernel/*.ko.
-check-debug: deps userspace
+check-debug: deps userspace servers
 	@eval "$$(scripts/build-debug-kernel.sh)" && \
 		rm -rf out/debug && mkdir -p out/debug/kernel && \
 		cp -r include out/debug/ && \
@@ -114,5 +122,5 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests clean
 
-.PHONY: all deps kernel userspace check check-debug bench bench-smoke demo vm-run \
+.PHONY: all deps kernel servers userspace check check-debug bench bench-smoke demo vm-run \
 	lint clean check-parse check-install check-dkms install uninstall deb

@@ -41,6 +41,21 @@ kill_bg() {
 	wait 2>/dev/null
 }
 
+# bg NAME CMD...: CMD in the background, its output in $tmp/NAME.out; sets $bpid.
+bg() {
+	local name=$1
+	shift
+	"$@" >"$tmp/$name.out" 2>&1 &
+	bpid=$!
+	bgpids+=("$bpid")
+}
+
+# stop PID: kill a background command and reap it.
+stop() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # wait_file FILE SECS: true once FILE exists.
 wait_file() {
 	local i

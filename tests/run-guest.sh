@@ -114,6 +114,8 @@ bash tests/trust.sh 2>&1 | tee -a "$log"
 bash tests/net.sh 2>&1 | tee -a "$log"
 # vjchan-run: socat, iperf3, dnsmasq and tests/vjrun_check on UDP channels.
 bash tests/vjrun.sh 2>&1 | tee -a "$log"
+# Real servers under vjchan-run: NSD, Knot, Unbound, rsyslog (peer of vjrun.sh).
+bash tests/servers.sh 2>&1 | tee -a "$log"
 # The XDP path (veth, virtio_net, a second program, jumbo frames, unload).
 # Before vjnet.sh, which loads vjnet (holding vjchan) and may rename NICs.
 bash tests/xdp.sh 2>&1 | tee -a "$log"

@@ -65,20 +65,6 @@ wait_chan() {
 	return 1
 }
 
-# bg NAME CMD...: CMD in the background, its output in $tmp/NAME.out; sets $bpid.
-bg() {
-	local name=$1
-	shift
-	"$@" >"$tmp/$name.out" 2>&1 &
-	bpid=$!
-	bgpids+=("$bpid")
-}
-
-stop() {
-	kill "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-}
-
 # What the launcher promises a program, from its own checks.
 t_check() {
 	local out st names n
