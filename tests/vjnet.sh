@@ -596,6 +596,64 @@ t_direct_detach_fail() {
 	fi
 }
 
+# VJNET_DIRECT_BROKEN: the device reset of VJNET_DIRECT_DETACH_FAIL fails
+# too (vjnet's fail_reinit test hook), which leaves the device down with
+# no queues.  A direct channel then bound to it is refused with EIO, at
+# once (vjnet used to disable NAPI a second time and reset a deleted
+# queue, hung under rtnl_lock); the device will not come up; detached and
+# attached again, it works.
+t_direct_broken() {
+	local why= out i pid up= h1=/sys/module/vjnet/parameters/fail_rx_reset
+	local h2=/sys/module/vjnet/parameters/fail_reinit
+	if [ ! -w "$h2" ]; then
+		fail VJNET_DIRECT_BROKEN "no $h2"
+		return
+	fi
+	if ! busy_start 9704 --direct; then
+		fail VJNET_DIRECT_BROKEN "no channel: $(cat "$tmp/busy.out")"
+		return
+	fi
+	expect_errors VJNET_DIRECT_BROKEN
+	echo 1 >"$h1"
+	echo 1 >"$h2"
+	kill "$busy_recv" 2>/dev/null
+	wait "$busy_recv" 2>/dev/null
+	kill_bg
+	[ "$(cat "$h2")" = N ] || { why+=" the hook was not used;"; echo 0 >"$h2"; }
+	echo 0 >"$h1"
+	dmesg | grep -q "device reset failed (-5): down until unbound" ||
+		why+=" no failed device reset logged;"
+	vjchan-recv -m bypass --direct -q -t 2 udp4 dport 9705 dev "$dev" \
+		>"$tmp/broken.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		why+=" a direct bind on the broken device hangs;"
+		bgpids+=("$pid")
+	else
+		wait "$pid" && why+=" a direct bind on the broken device succeeded;"
+		grep -q 'Input/output error' "$tmp/broken.out" ||
+			why+=" direct bind: $(tail -n 1 "$tmp/broken.out");"
+	fi
+	ip link set "$dev" down
+	out=$(ip link set "$dev" up 2>&1) && why+=" the broken device came up;"
+	expect_end
+	if out=$(vjchan-ctl detach "$dev" 2>&1) &&
+	   dev=$(vjchan-ctl attach "$(ls "/sys/bus/virtio/devices/$vdev/net/")" 2>&1) &&
+	   out=$(dev_setup "$dev" 2>&1); then
+		up=1
+	fi
+	[ -n "$up" ] || why+=" detach and attach again: $out $dev;"
+	if [ -n "$why" ]; then
+		fail VJNET_DIRECT_BROKEN "$why"
+	else
+		ok VJNET_DIRECT_BROKEN
+	fi
+}
+
 t_detach_busy() {
 	local why= out
 	# A direct channel: its buffers must come back from the queue.
@@ -650,7 +708,7 @@ cases="VJNET_ATTACH VJNET_BYPASS_UDP4 VJNET_BYPASS_UDP6 VJNET_PING VJNET_TCP
        VJNET_ARP_ND VJNET_OTHER_UDP VJNET_FILTERED VJNET_COUNTERS
        VJNET_DIRECT_UDP4 VJNET_DIRECT_UDP6 VJNET_DIRECT_EXTHDR
        VJNET_DIRECT_MARTIANS VJNET_DIRECT_SHARED VJNET_DIRECT_HOSTILE
-       VJNET_DIRECT_NETNS VJNET_DIRECT_DETACH_FAIL
+       VJNET_DIRECT_NETNS VJNET_DIRECT_DETACH_FAIL VJNET_DIRECT_BROKEN
        VJNET_DETACH_BUSY VJNET_UNLOAD_BUSY"
 fail_all() {
 	local c
@@ -698,5 +756,6 @@ t_direct_shared
 t_direct_hostile
 t_direct_netns
 t_direct_detach_fail
+t_direct_broken
 t_detach_busy
 t_unload_busy

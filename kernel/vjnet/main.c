@@ -32,13 +32,18 @@ static char claim[64];
 module_param_string(claim, claim, sizeof(claim), 0644);
 MODULE_PARM_DESC(claim, "virtio device (e.g. virtio2) that probe may take");
 
+static bool vjnet_fail_reinit;
+module_param_named(fail_reinit, vjnet_fail_reinit, bool, 0644);
+MODULE_PARM_DESC(fail_reinit, "test: fail the next device reset, leaving it broken");
+
 /* Fill the receive queue and start NAPI. */
 static void vjnet_up(struct vjnet_priv *vi)
 {
 	if (!vjnet_rx_fill(vi, GFP_KERNEL))
 		schedule_delayed_work(&vi->refill, 0);
-	napi_enable(&vi->napi);
+	/* Before NAPI runs: the queue is the poll's once it may. */
 	virtqueue_enable_cb(vi->rvq);
+	napi_enable(&vi->napi);
 	local_bh_disable();
 	napi_schedule(&vi->napi);
 	local_bh_enable();
@@ -164,6 +169,11 @@ static int vjnet_reinit(struct vjnet_priv *vi)
 
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_DRIVER);
+	if (READ_ONCE(vjnet_fail_reinit)) {	/* test hook */
+		WRITE_ONCE(vjnet_fail_reinit, false);
+		err = -EIO;
+		goto err_broken;
+	}
 	err = vdev->config->finalize_features(vdev);
 	if (err)
 		goto err_broken;
@@ -195,6 +205,9 @@ static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
 
 	if (!virtio_has_feature(vi->vdev, VIRTIO_F_RING_RESET))
 		return -EOPNOTSUPP;
+	/* No queues, NAPI disabled: vjnet_reinit() failed. */
+	if (vi->broken)
+		return -EIO;
 	return vjnet_rx_switch(vi, d);
 }
 

@@ -184,6 +184,30 @@ static unsigned int vjnet_rx_direct(struct vjnet_priv *vi, int budget,
 	return n;
 }
 
+/*
+ * Done with @n < budget: re-arm both queues' interrupts while this poll
+ * still owns NAPI (the queues are not ours to touch once it is given up:
+ * an interrupt may run the next poll on another CPU at once), then give it
+ * up; whatever slipped in meanwhile runs another poll.  As virtio_net's
+ * virtqueue_napi_complete(), for two queues under one NAPI.
+ */
+static void vjnet_poll_complete(struct vjnet_priv *vi, unsigned int n)
+{
+	unsigned int opaque = virtqueue_enable_cb_prepare(vi->rvq);
+	bool tx_more = !vjnet_tx_rearm(vi);
+
+	if (!napi_complete_done(&vi->napi, n)) {
+		/* Still ours (busy polling, or scheduled again). */
+		virtqueue_disable_cb(vi->rvq);
+		return;
+	}
+	if ((tx_more || virtqueue_poll(vi->rvq, opaque)) &&
+	    napi_schedule_prep(&vi->napi)) {
+		virtqueue_disable_cb(vi->rvq);
+		__napi_schedule(&vi->napi);
+	}
+}
+
 int vjnet_poll(struct napi_struct *napi, int budget)
 {
 	struct vjnet_priv *vi = container_of(napi, struct vjnet_priv, napi);
@@ -218,16 +242,8 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	u64_stats_inc(&st->polls);
 	u64_stats_update_end(&st->syncp);
 
-	if (n < budget && napi_complete_done(napi, n)) {
-		/* Re-arm both; anything that slipped in runs another poll. */
-		bool more = !virtqueue_enable_cb(vi->rvq);
-
-		more |= !vjnet_tx_rearm(vi);
-		if (more && napi_schedule_prep(napi)) {
-			virtqueue_disable_cb(vi->rvq);
-			__napi_schedule(napi);
-		}
-	}
+	if (n < budget)
+		vjnet_poll_complete(vi, n);
 	return n;
 }
 
