@@ -14,6 +14,8 @@
 #   $BENCH_RESULTS/tx.csv         transmit cells (bench/vjtx), one row per run
 #   $BENCH_RESULTS/iperf.csv      bench/iperf.sh: iperf3 -u, plainly and under
 #                                 vjchan-run
+#   $BENCH_RESULTS/dns.csv        bench/dns.sh: DNS servers under dnsperf,
+#                                 plainly and under vjchan-run
 #
 # The matrix is set by environment variables (defaults in brackets):
 #   BENCH_SMP [1 2]          guest vCPU counts, one boot each
@@ -35,6 +37,10 @@
 #   BENCH_IPERF_RATES [20M 100M]  iperf3 -b of each run
 #   BENCH_IPERF_SECONDS [4]  iperf3 -t
 #   BENCH_IPERF_LEN [1400]   iperf3 -l
+#   BENCH_DNS_RUNS [BENCH_RUNS]  bench/dns.sh runs per cell (0: none): NSD,
+#                            Knot DNS and Unbound under dnsperf, plainly and
+#                            under vjchan-run, in a boot of their own
+#                            (BENCH_DNS_SMP [2] vCPUs; its other knobs there)
 #   BENCH_RESULTS [bench/results]  where the results go
 # With the defaults a run takes about 15 minutes on a 2-core host.
 set -euo pipefail
@@ -158,9 +164,31 @@ if [ -s "$nic" ]; then
 		/usr/bin/python3 "$bench_dir/nic_report.py" "$results/nic.csv"
 	} >>"$results/summary.md"
 fi
+rm -f "$results/dns.csv"
+if [ "${BENCH_DNS_RUNS:-$BENCH_RUNS}" != 0 ]; then
+	bench_say "DNS servers under dnsperf (bench/dns.sh)"
+	st=0
+	BENCH_DNS_RUNS=${BENCH_DNS_RUNS:-$BENCH_RUNS} \
+		bench/dns.sh "$work/dns.csv" >"$work/dns.log" 2>&1 || st=$?
+	if [ "$st" != 0 ]; then
+		bench_say "bench/dns.sh: exit $st (see ${work#"$bench_top"/}/dns.log)"
+		status=1
+	fi
+	[ -s "$work/dns.csv" ] && mv "$work/dns.csv" "$results/dns.csv"
+	{
+		echo
+		echo "### DNS servers under dnsperf, plainly and under vjchan-run (bench/dns.sh)"
+		echo
+		if [ -s "$work/dns/summary.md" ]; then
+			cat "$work/dns/summary.md"
+		else
+			grep -m1 '^skip' "$work/dns.log" || echo "no rows: see ${work#"$bench_top"/}/dns.log"
+		fi
+	} >>"$results/summary.md"
+fi
 cat "$results/summary.md"
 made="bench.csv summary.csv summary.md bench.png meta.txt"
-for f in nic tx iperf; do
+for f in nic tx iperf dns; do
 	[ -s "$results/$f.csv" ] && made+=" $f.csv"
 done
 bench_say "results in ${results#"$bench_top"/}/: $made"

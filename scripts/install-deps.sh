@@ -25,6 +25,9 @@ pkgs=(
 	# stays off (its debconf question defaults to no), dig is in
 	# bind9-dnsutils
 	socat iperf3 dnsmasq-base bind9-dnsutils
+	# the DNS load generator of bench/dns.sh, run on the host side (the
+	# servers themselves are only downloaded: scripts/fetch-servers.sh)
+	dnsperf
 	# static checks (checkpatch.pl itself comes from linux-source-6.12)
 	sparse
 	# XDP programs and the benchmark's receivers and chart

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of bench/dns.sh: each DNS server of tests/srvlib.sh, with 1
+# and 2 workers, run plainly and under vjchan-run (filtered and bypass
+# channels), the same configuration each time, one after the other in this
+# boot, while the host's dnsperf queries it through the tap NIC
+# (MAC 52:54:00:12:35:01, 203.0.113.2/24 here, 203.0.113.1 on the host).
+#
+# Hand-shake with the host, in the vm.sh output share, per cell K:
+#   ready-K   written here once the server answers: "server=S workers=N how=H"
+#   go-K      the host starts dnsperf: the CPU count starts here
+#   end-K     dnsperf is done: the CPU count ends here
+#   cpu-K     written here: "busy=J total=J hz=100 chan_rx=N" (busy and
+#             total jiffies of all CPUs in /proc/stat between go-K and
+#             end-K; chan_rx: datagrams the server's channels took)
+# "skip-K reason" instead of ready-K when the server does not come up.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+top=$PWD
+export PATH="$top/tools:$PATH"
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+# shellcheck source=tests/srvlib.sh
+source tests/srvlib.sh
+
+out=${VJ_OUT:?}
+servers=${BENCH_DNS_SERVERS:-nsd knot unbound}
+workers=${BENCH_DNS_WORKERS:-1 2}
+hows=${BENCH_DNS_HOWS:-plain filtered bypass}
+runs=${BENCH_DNS_RUNS:-1}
+here=203.0.113.2
+
+insmod kernel/vjchan.ko || exit 1
+srv_install || exit 1
+dev=$(bench_by_mac 52:54:00:12:35:01) || exit 1
+ip link set lo up
+ip addr add $here/24 dev "$dev"
+ip link set "$dev" up
+
+# busy and total jiffies of all CPUs.
+cpu_now() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i
+	     print t - $5 - $6, t; exit }' /proc/stat
+}
+
+chan_rx() {	# datagrams taken by the channels bound to port 53
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	     $col["dport"] == 53 { n += $col["rx_packets"] } END { print n + 0 }' /proc/net/vjchan
+}
+
+wait_for() {	# wait_for FILE SECS
+	local _
+	for _ in $(seq $(($2 * 20))); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+k=1
+for srv in $servers; do
+	for n in $workers; do
+		# Runs outermost: a drift over the boot falls on every way alike.
+		for ((run = 1; run <= runs; run++)); do
+			for how in $hows; do
+				dir=/tmp/dns-$k
+				mkdir -p "$dir"
+				cmd=$(SRV_ADDR4=$here SRV_ADDR6='' SRV_THREADS=$n srv_conf "$srv" "$dir")
+				if [ "$how" = plain ]; then
+					# shellcheck disable=SC2086
+					$cmd >"$dir/out" 2>&1 &
+				else
+					# shellcheck disable=SC2086
+					vjchan-run --mode "$how" --ports 53 $cmd >"$dir/out" 2>&1 &
+				fi
+				pid=$!
+				up=0
+				for _ in $(seq 100); do
+					[ "$(dig +short +time=1 +tries=1 @$here www.example.test A 2>/dev/null)" = 203.0.113.7 ] &&
+						{ up=1; break; }
+					sleep 0.2
+				done
+				if [ $up = 0 ]; then
+					echo "$srv $how did not answer: $(tail -n 2 "$dir/out" | tr '\n' ' ')" >"$out/skip-$k"
+					kill "$pid" 2>/dev/null
+					wait "$pid" 2>/dev/null
+					k=$((k + 1))
+					continue
+				fi
+				echo "server=$srv workers=$n how=$how run=$run" >"$out/ready-$k"
+				if wait_for "$out/go-$k" 60; then
+					read -r b0 t0 <<<"$(cpu_now)"
+					r0=$(chan_rx)
+					wait_for "$out/end-$k" 120
+					read -r b1 t1 <<<"$(cpu_now)"
+					r1=$(chan_rx)
+					echo "busy=$((b1 - b0)) total=$((t1 - t0)) hz=100 chan_rx=$((r1 - r0))" >"$out/.cpu-$k"
+					mv "$out/.cpu-$k" "$out/cpu-$k"
+				fi
+				kill "$pid" 2>/dev/null
+				wait "$pid" 2>/dev/null
+				k=$((k + 1))
+			done
+		done
+	done
+done
+echo "$k" >"$out/cells-done"

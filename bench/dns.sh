@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# DNS servers under their own load generator: dnsperf on the host side
+# against NSD, Knot DNS and Unbound in the guest (bench/dns-guest.sh), each
+# run plainly and under vjchan-run (filtered and bypass channels), with 1
+# and 2 workers, one boot.  Part of make bench (bench/run.sh); alone:
+#
+#   bench/dns.sh [OUT.CSV]      (default bench/results/dns.csv, rewritten)
+#
+# The guest's fourth NIC is a tap inside a network namespace made here and
+# deleted on exit ("vjdns-PID": the tap at 203.0.113.1/24, nothing else, no
+# route or link to anything else); QEMU and dnsperf run in it, so the
+# host's own networking never changes.  Needs /dev/net/tun: without it the
+# benchmark prints "skip" and the reason.
+#
+# Each cell: BENCH_DNS_SECONDS [8] seconds of dnsperf -c 16 -q 200 (closed
+# loop: 200 queries outstanding from 16 source ports), every query
+# www.example.test A.  Rows: "smp,server,workers,how,run,qps,cpu_per_query_us,
+# p50_us,p99_us,sent,completed,lost,chan_rx" where cpu_per_query_us is the
+# busy time of all guest CPUs over the cell divided by the completed
+# queries, p50/p99 the latency percentiles of dnsperf -v's per-query
+# times, and chan_rx the datagrams the channels took (0 for plain).
+# Knobs: BENCH_DNS_SERVERS, BENCH_DNS_WORKERS, BENCH_DNS_HOWS,
+# BENCH_DNS_RUNS, BENCH_DNS_SECONDS, BENCH_DNS_SMP [2].  The medians per
+# cell and their ratios to the same server run plainly go to stdout and
+# bench/out/dns/summary.md.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$bench_top"
+
+csv=${1:-$bench_dir/results/dns.csv}
+secs=${BENCH_DNS_SECONDS:-8}
+smp=${BENCH_DNS_SMP:-2}
+out=$bench_dir/out/dns
+ns=vjdns-$$
+tap=vjdns0
+
+if [ ! -c /dev/net/tun ]; then
+	echo "skip BENCH_DNS: no /dev/net/tun (the guest's tap NIC needs it)"
+	exit 0
+fi
+command -v dnsperf >/dev/null ||
+	{ echo "bench/dns.sh: no dnsperf (scripts/install-deps.sh)" >&2; exit 1; }
+scripts/fetch-servers.sh
+
+cleanup() {
+	ip netns del "$ns" 2>/dev/null || true
+}
+trap cleanup EXIT
+ip netns add "$ns"
+ip -n "$ns" link set lo up
+ip -n "$ns" tuntap add dev $tap mode tap
+ip -n "$ns" addr add 203.0.113.1/24 dev $tap
+ip -n "$ns" link set $tap up
+
+rm -rf "$out"
+mkdir -p "$out"
+echo "www.example.test A" >"$out/.queries"
+srvs=${BENCH_DNS_SERVERS:-nsd knot unbound} wks=${BENCH_DNS_WORKERS:-1 2}
+hows=${BENCH_DNS_HOWS:-plain filtered bypass} runs=${BENCH_DNS_RUNS:-1}
+# Per cell: the window, the server's start (up to 20 s) and the hand-shake.
+cells=$(( $(wc -w <<<"$srvs") * $(wc -w <<<"$wks") * $(wc -w <<<"$hows") * runs ))
+ip netns exec "$ns" "$bench_top/scripts/vm.sh" --smp "$smp" \
+	--timeout $((cells * (secs + 25) + 180)) \
+	--out "$out/vm" --quiet-boot \
+	--netdev-extra "-netdev tap,id=dn,ifname=$tap,script=no,downscript=no -device virtio-net-pci,netdev=dn,mac=52:54:00:12:35:01,romfile=" \
+	-- "BENCH_DNS_SERVERS='$srvs' BENCH_DNS_WORKERS='$wks' BENCH_DNS_HOWS='$hows' BENCH_DNS_RUNS=$runs bash bench/dns-guest.sh" \
+	>"$out/vm.log" 2>&1 &
+vmpid=$!
+
+echo "smp,server,workers,how,run,qps,cpu_per_query_us,p50_us,p99_us,sent,completed,lost,chan_rx" >"$csv"
+vo=$out/vm
+k=1
+while kill -0 $vmpid 2>/dev/null; do
+	if [ -e "$vo/skip-$k" ]; then
+		echo "bench/dns.sh: cell $k skipped: $(cat "$vo/skip-$k")" >&2
+		k=$((k + 1))
+		continue
+	fi
+	if [ ! -e "$vo/ready-$k" ]; then
+		sleep 0.1
+		continue
+	fi
+	read -r line <"$vo/ready-$k"
+	server='' workers='' how='' run=''
+	eval "$(tr ' ' '\n' <<<"$line" | grep -E '^(server|workers|how|run)=[a-z0-9]+$')"
+	touch "$vo/go-$k"
+	sleep 0.1
+	ip netns exec "$ns" dnsperf -s 203.0.113.2 -d "$out/.queries" -l "$secs" \
+		-c 16 -q 200 -t 2 -v >"$out/perf-$k.txt" 2>&1 || true
+	touch "$vo/end-$k"
+	for _ in $(seq 200); do
+		[ -e "$vo/cpu-$k" ] && break
+		sleep 0.05
+	done
+	row=$(python3 - "$out/perf-$k.txt" "$vo/cpu-$k" <<-'PY'
+	import re, sys
+	txt = open(sys.argv[1]).read()
+	def num(key):
+	    m = re.search(key + r":\s+([0-9.]+)", txt)
+	    return float(m.group(1)) if m else 0.0
+	# "> RCODE NAME TYPE SECONDS" per answer, "> T NAME TYPE" per timeout.
+	lat = sorted(float(l.split()[4]) for l in txt.splitlines()
+	             if l.startswith("> ") and len(l.split()) == 5)
+	def pct(p):
+	    return "%.0f" % (lat[min(len(lat) - 1, int(p * len(lat)))] * 1e6) if lat else ""
+	cpu = dict(kv.split("=") for kv in open(sys.argv[2]).read().split())
+	done = num("Queries completed")
+	busy_s = int(cpu["busy"]) / int(cpu["hz"])
+	cpq = "%.1f" % (busy_s / done * 1e6) if done else ""
+	print("%.0f,%s,%s,%s,%d,%d,%d,%s" % (num("Queries per second"), cpq,
+	      pct(0.5), pct(0.99), num("Queries sent"), done,
+	      num("Queries lost"), cpu["chan_rx"]))
+	PY
+	) || row=",,,,,,,"
+	echo "$smp,$server,$workers,$how,$run,$row" | tee -a "$csv"
+	k=$((k + 1))
+done
+st=0
+wait $vmpid || st=$?
+[ $st = 0 ] || echo "bench/dns.sh: vm.sh exit status $st (log: ${out#"$bench_top"/}/vm.log)" >&2
+python3 - "$csv" "$smp" <<-'PY' | tee "$out/summary.md"
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if r["smp"] == sys.argv[2] and r["qps"]]
+cells = {}
+for r in rows:
+    cells.setdefault((r["server"], r["workers"], r["how"]), []).append(r)
+def med(rs, k):
+    v = [float(r[k]) for r in rs if r[k]]
+    return statistics.median(v) if v else 0.0
+print("| server | workers | how | runs | queries/s | x plain | CPU/query us | x plain | p50 us | p99 us | lost |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+for (srv, w, how), rs in cells.items():
+    b = cells.get((srv, w, "plain"), [])
+    q, c = med(rs, "qps"), med(rs, "cpu_per_query_us")
+    bq, bc = med(b, "qps"), med(b, "cpu_per_query_us")
+    xq = "%.2f" % (q / bq) if bq and how != "plain" else ""
+    xc = "%.2f" % (c / bc) if bc and how != "plain" else ""
+    print("| %s | %s | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.0f | %d |" % (
+        srv, w, how, len(rs), q, xq, c, xc, med(rs, "p50_us"),
+        med(rs, "p99_us"), sum(int(r["lost"] or 0) for r in rs)))
+PY
+exit $st
