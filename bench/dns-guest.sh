@@ -11,9 +11,11 @@
 #   ready-K   written here once the server answers: "server=S workers=N how=H"
 #   go-K      the host starts dnsperf: the CPU count starts here
 #   end-K     dnsperf is done: the CPU count ends here
-#   cpu-K     written here: "busy=J total=J hz=100 chan_rx=N" (busy and
-#             total jiffies of all CPUs in /proc/stat between go-K and
-#             end-K; chan_rx: datagrams the server's channels took)
+#   cpu-K     written here: "busy=J total=J hz=100 chan_rx=N user=J sys=J
+#             softirq=J srv_user=J srv_sys=J" (busy and total jiffies of
+#             all CPUs in /proc/stat between go-K and end-K, its user,
+#             system and softirq columns, the server processes' user and
+#             system time; chan_rx: datagrams the server's channels took)
 # "skip-K reason" instead of ready-K when the server does not come up.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -38,10 +40,18 @@ ip link set lo up
 ip addr add $here/24 dev "$dev"
 ip link set "$dev" up
 
-# busy and total jiffies of all CPUs.
+# busy and total jiffies of all CPUs, then the user (with nice), system
+# and softirq columns (sampled at the tick).
 cpu_now() {
 	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i
-	     print t - $5 - $6, t; exit }' /proc/stat
+	     print t - $5 - $6, t, $2 + $3, $4, $8; exit }' /proc/stat
+}
+
+# srv_now COMM: user and system jiffies of every process named COMM (the
+# server and the workers it forked), threads included.
+srv_now() {
+	awk -v comm="($1)" '$2 == comm { u += $14; s += $15 }
+	     END { print u + 0, s + 0 }' /proc/[0-9]*/stat 2>/dev/null
 }
 
 chan_rx() {	# datagrams taken by the channels bound to port 53
@@ -67,6 +77,7 @@ for srv in $servers; do
 				dir=/tmp/dns-$k
 				mkdir -p "$dir"
 				cmd=$(SRV_ADDR4=$here SRV_ADDR6='' SRV_THREADS=$n srv_conf "$srv" "$dir")
+				comm=$(basename "${cmd%% *}")
 				if [ "$how" = plain ]; then
 					# shellcheck disable=SC2086
 					$cmd >"$dir/out" 2>&1 &
@@ -82,20 +93,27 @@ for srv in $servers; do
 					sleep 0.2
 				done
 				if [ $up = 0 ]; then
-					echo "$srv $how did not answer: $(tail -n 2 "$dir/out" | tr '\n' ' ')" >"$out/skip-$k"
+					echo "$srv $how did not answer: $(tail -n 2 "$dir/out" | tr '\n' ' ')" >"$out/.skip-$k"
+					mv "$out/.skip-$k" "$out/skip-$k"
 					kill "$pid" 2>/dev/null
 					wait "$pid" 2>/dev/null
 					k=$((k + 1))
 					continue
 				fi
-				echo "server=$srv workers=$n how=$how run=$run" >"$out/ready-$k"
+				# Whole or not at all: the host reads it once it exists.
+				echo "server=$srv workers=$n how=$how run=$run" >"$out/.ready-$k"
+				mv "$out/.ready-$k" "$out/ready-$k"
 				if wait_for "$out/go-$k" 60; then
-					read -r b0 t0 <<<"$(cpu_now)"
+					read -r b0 t0 u0 s0 q0 <<<"$(cpu_now)"
+					read -r su0 ss0 <<<"$(srv_now "$comm")"
 					r0=$(chan_rx)
 					wait_for "$out/end-$k" 120
-					read -r b1 t1 <<<"$(cpu_now)"
+					read -r b1 t1 u1 s1 q1 <<<"$(cpu_now)"
+					read -r su1 ss1 <<<"$(srv_now "$comm")"
 					r1=$(chan_rx)
-					echo "busy=$((b1 - b0)) total=$((t1 - t0)) hz=100 chan_rx=$((r1 - r0))" >"$out/.cpu-$k"
+					echo "busy=$((b1 - b0)) total=$((t1 - t0)) hz=100 chan_rx=$((r1 - r0))" \
+						"user=$((u1 - u0)) sys=$((s1 - s0)) softirq=$((q1 - q0))" \
+						"srv_user=$((su1 - su0)) srv_sys=$((ss1 - ss0))" >"$out/.cpu-$k"
 					mv "$out/.cpu-$k" "$out/cpu-$k"
 				fi
 				kill "$pid" 2>/dev/null

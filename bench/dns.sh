@@ -20,7 +20,12 @@
 # p50_us,p99_us,sent,completed,lost,chan_rx" where cpu_per_query_us is the
 # busy time of all guest CPUs over the cell divided by the completed
 # queries, p50/p99 the latency percentiles of dnsperf -v's per-query
-# times, and chan_rx the datagrams the channels took (0 for plain).
+# times, chan_rx the datagrams the channels took (0 for plain), and the
+# breakdown per query, in microseconds of tick-sampled time: the server
+# processes' user and system time (srv_user_us, srv_sys_us: its system
+# calls), and the guest's user, system and softirq columns (the receive
+# and transmit work done in softirq lands in softirq_us, or in none when
+# it interrupted the idle task).
 # Knobs: BENCH_DNS_SERVERS, BENCH_DNS_WORKERS, BENCH_DNS_HOWS,
 # BENCH_DNS_RUNS, BENCH_DNS_SECONDS, BENCH_DNS_SMP [2].  The medians per
 # cell and their ratios to the same server run plainly go to stdout and
@@ -69,7 +74,7 @@ ip netns exec "$ns" "$bench_top/scripts/vm.sh" --smp "$smp" \
 	>"$out/vm.log" 2>&1 &
 vmpid=$!
 
-echo "smp,server,workers,how,run,qps,cpu_per_query_us,p50_us,p99_us,sent,completed,lost,chan_rx" >"$csv"
+echo "smp,server,workers,how,run,qps,cpu_per_query_us,p50_us,p99_us,sent,completed,lost,chan_rx,srv_user_us,srv_sys_us,user_us,sys_us,softirq_us" >"$csv"
 vo=$out/vm
 k=1
 while kill -0 $vmpid 2>/dev/null; do
@@ -109,11 +114,15 @@ while kill -0 $vmpid 2>/dev/null; do
 	done = num("Queries completed")
 	busy_s = int(cpu["busy"]) / int(cpu["hz"])
 	cpq = "%.1f" % (busy_s / done * 1e6) if done else ""
-	print("%.0f,%s,%s,%s,%d,%d,%d,%s" % (num("Queries per second"), cpq,
-	      pct(0.5), pct(0.99), num("Queries sent"), done,
-	      num("Queries lost"), cpu["chan_rx"]))
+	def per_q(key):
+	    return "%.1f" % (int(cpu[key]) / int(cpu["hz"]) / done * 1e6) if done else ""
+	print("%.0f,%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s" % (
+	      num("Queries per second"), cpq, pct(0.5), pct(0.99),
+	      num("Queries sent"), done, num("Queries lost"), cpu["chan_rx"],
+	      per_q("srv_user"), per_q("srv_sys"), per_q("user"), per_q("sys"),
+	      per_q("softirq")))
 	PY
-	) || row=",,,,,,,"
+	) || row=",,,,,,,,,,,,"
 	echo "$smp,$server,$workers,$how,$run,$row" | tee -a "$csv"
 	k=$((k + 1))
 done
@@ -130,16 +139,17 @@ for r in rows:
 def med(rs, k):
     v = [float(r[k]) for r in rs if r[k]]
     return statistics.median(v) if v else 0.0
-print("| server | workers | how | runs | queries/s | x plain | CPU/query us | x plain | p50 us | p99 us | lost |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| server | workers | how | runs | queries/s | x plain | CPU/query us | x plain | p50 us | p99 us | lost | server user / sys / softirq us per query |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (srv, w, how), rs in cells.items():
     b = cells.get((srv, w, "plain"), [])
     q, c = med(rs, "qps"), med(rs, "cpu_per_query_us")
     bq, bc = med(b, "qps"), med(b, "cpu_per_query_us")
     xq = "%.2f" % (q / bq) if bq and how != "plain" else ""
     xc = "%.2f" % (c / bc) if bc and how != "plain" else ""
-    print("| %s | %s | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.0f | %d |" % (
+    print("| %s | %s | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.0f | %d | %.1f / %.1f / %.1f |" % (
         srv, w, how, len(rs), q, xq, c, xc, med(rs, "p50_us"),
-        med(rs, "p99_us"), sum(int(r["lost"] or 0) for r in rs)))
+        med(rs, "p99_us"), sum(int(r["lost"] or 0) for r in rs),
+        med(rs, "srv_user_us"), med(rs, "srv_sys_us"), med(rs, "softirq_us")))
 PY
 exit $st
