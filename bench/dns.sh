@@ -49,7 +49,12 @@ command -v dnsperf >/dev/null ||
 	{ echo "bench/dns.sh: no dnsperf (scripts/install-deps.sh)" >&2; exit 1; }
 scripts/fetch-servers.sh
 
+# Whatever runs in the namespace (the guest's QEMU, dnsperf) goes with it,
+# also when this script ends early.
 cleanup() {
+	ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null || true
+	sleep 1
+	ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 	ip netns del "$ns" 2>/dev/null || true
 }
 trap cleanup EXIT
