@@ -47,11 +47,22 @@ cpu_now() {
 	     print t - $5 - $6, t, $2 + $3, $4, $8; exit }' /proc/stat
 }
 
-# srv_now COMM: user and system jiffies of every process named COMM (the
-# server and the workers it forked), threads included.
+# srv_now COMM: user and system jiffies of every process named COMM or
+# "COMM: ..." (the server and the workers it forked, which NSD names
+# "nsd: server 1"), threads included.
 srv_now() {
-	awk -v comm="($1)" '$2 == comm { u += $14; s += $15 }
-	     END { print u + 0, s + 0 }' /proc/[0-9]*/stat 2>/dev/null
+	local f line name u=0 s=0
+	local -a r
+	for f in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$f" || continue
+		name=${line#*(}
+		name=${name%)*}
+		[ "$name" = "$1" ] || [ "${name#"$1": }" != "$name" ] || continue
+		read -ra r <<<"${line##*) }"
+		u=$((u + r[11]))
+		s=$((s + r[12]))
+	done
+	echo "$u $s"
 }
 
 chan_rx() {	# datagrams taken by the channels bound to port 53
