@@ -9,7 +9,8 @@
 #
 # Hand-shake with the host, in the vm.sh output share, per cell K:
 #   ready-K   written here once the server answers: "server=S workers=N how=H"
-#   go-K      the host starts dnsperf: the CPU count starts here
+#   go-K      the host is ready: the CPU count starts here
+#   armed-K   written here once it has: the host starts dnsperf
 #   end-K     dnsperf is done: the CPU count ends here
 #   cpu-K     written here: "busy=J total=J hz=100 chan_rx=N user=J sys=J
 #             softirq=J srv_user=J srv_sys=J" (busy and total jiffies of
@@ -118,6 +119,8 @@ for srv in $servers; do
 					read -r b0 t0 u0 s0 q0 <<<"$(cpu_now)"
 					read -r su0 ss0 <<<"$(srv_now "$comm")"
 					r0=$(chan_rx)
+					# dnsperf starts now, not before the counts above.
+					touch "$out/armed-$k"
 					wait_for "$out/end-$k" 120
 					read -r b1 t1 u1 s1 q1 <<<"$(cpu_now)"
 					read -r su1 ss1 <<<"$(srv_now "$comm")"

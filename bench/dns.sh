@@ -96,7 +96,10 @@ while kill -0 $vmpid 2>/dev/null; do
 	server='' workers='' how='' run=''
 	eval "$(tr ' ' '\n' <<<"$line" | grep -E '^(server|workers|how|run)=[a-z0-9]+$')"
 	touch "$vo/go-$k"
-	sleep 0.1
+	for _ in $(seq 600); do
+		[ -e "$vo/armed-$k" ] && break
+		sleep 0.05
+	done
 	ip netns exec "$ns" dnsperf -s 203.0.113.2 -d "$out/.queries" -l "$secs" \
 		-c 16 -q 200 -t 2 -v >"$out/perf-$k.txt" 2>&1 || true
 	touch "$vo/end-$k"
