@@ -32,9 +32,15 @@ static unsigned int tx_free_sent(struct vjnet_priv *vi, int budget)
 	return n;
 }
 
+/*
+ * Restart a queue stopped for room, not one that vjnet_reinit() stopped
+ * (netif_device_detach(), under the same lock): a poll that runs before it
+ * disables NAPI must not reopen the queue to a device about to lose it.
+ */
 static void tx_maybe_wake(struct vjnet_priv *vi, struct netdev_queue *txq)
 {
-	if (netif_tx_queue_stopped(txq) && vi->svq->num_free >= VJNET_TX_SG)
+	if (netif_tx_queue_stopped(txq) && netif_device_present(vi->dev) &&
+	    vi->svq->num_free >= VJNET_TX_SG)
 		netif_tx_wake_queue(txq);
 }
 
