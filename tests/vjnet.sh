@@ -555,6 +555,28 @@ t_direct_netns() {
 	fi
 }
 
+# direct_close_hooked NAME PORT HOOK...: a busy direct channel on PORT,
+# closed with each of vjnet's test HOOKs set (errors expected from here,
+# until the caller's expect_end).  Fails NAME and returns 1 if it cannot.
+direct_close_hooked() {
+	local name=$1 port=$2 h
+	shift 2
+	for h in "$@"; do
+		[ -w "$h" ] || { fail "$name" "no $h"; return 1; }
+	done
+	if ! busy_start "$port" --direct; then
+		fail "$name" "no channel: $(cat "$tmp/busy.out")"
+		return 1
+	fi
+	expect_errors "$name"
+	for h in "$@"; do
+		echo 1 >"$h"
+	done
+	kill "$busy_recv" 2>/dev/null
+	wait "$busy_recv" 2>/dev/null
+	kill_bg
+}
+
 # VJNET_DIRECT_DETACH_FAIL: the queue reset that gives a busy direct
 # channel's buffers back fails (vjnet's fail_rx_reset test hook) when the
 # channel closes.  vjnet resets the device whole instead: every buffer came
@@ -562,19 +584,7 @@ t_direct_netns() {
 # again, on global buffers: the peer's ping is answered.
 t_direct_detach_fail() {
 	local why= p r i up= hook=/sys/module/vjnet/parameters/fail_rx_reset
-	if [ ! -w "$hook" ]; then
-		fail VJNET_DIRECT_DETACH_FAIL "no $hook"
-		return
-	fi
-	if ! busy_start 9703 --direct; then
-		fail VJNET_DIRECT_DETACH_FAIL "no channel: $(cat "$tmp/busy.out")"
-		return
-	fi
-	expect_errors VJNET_DIRECT_DETACH_FAIL
-	echo 1 >"$hook"
-	kill "$busy_recv" 2>/dev/null
-	wait "$busy_recv" 2>/dev/null
-	kill_bg
+	direct_close_hooked VJNET_DIRECT_DETACH_FAIL 9703 "$hook" || return
 	expect_end
 	[ "$(cat "$hook")" = N ] || { why+=" the hook was not used;"; echo 0 >"$hook"; }
 	dmesg | grep -q "receive queue reset failed, resetting the device" ||
@@ -605,20 +615,7 @@ t_direct_detach_fail() {
 t_direct_broken() {
 	local why= out i pid up= h1=/sys/module/vjnet/parameters/fail_rx_reset
 	local h2=/sys/module/vjnet/parameters/fail_reinit
-	if [ ! -w "$h2" ]; then
-		fail VJNET_DIRECT_BROKEN "no $h2"
-		return
-	fi
-	if ! busy_start 9704 --direct; then
-		fail VJNET_DIRECT_BROKEN "no channel: $(cat "$tmp/busy.out")"
-		return
-	fi
-	expect_errors VJNET_DIRECT_BROKEN
-	echo 1 >"$h1"
-	echo 1 >"$h2"
-	kill "$busy_recv" 2>/dev/null
-	wait "$busy_recv" 2>/dev/null
-	kill_bg
+	direct_close_hooked VJNET_DIRECT_BROKEN 9704 "$h1" "$h2" || return
 	[ "$(cat "$h2")" = N ] || { why+=" the hook was not used;"; echo 0 >"$h2"; }
 	echo 0 >"$h1"
 	dmesg | grep -q "device reset failed (-5): down until unbound" ||
