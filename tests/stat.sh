@@ -54,9 +54,11 @@ inodes() {	# inodes ARGS...: inodes of the rows vjchan-stat -c ARGS shows
 }
 
 ip link set lo up
-if ! start v4 recv_ready -q -t 60 udp4 dport 9300 dev lo ||
-   ! start v6 recv_ready -q -t 60 udp6 dport 9301 saddr 2001:db8::5 ||
-   ! start ip recv_ready -q -t 60 ip4 proto 1 daddr 192.0.2.77; then
+# Bound for the whole script (cleanup ends them): on the debug kernel the
+# filter cases alone take over a minute.
+if ! start v4 recv_ready -q -t 600 udp4 dport 9300 dev lo ||
+   ! start v6 recv_ready -q -t 600 udp6 dport 9301 saddr 2001:db8::5 ||
+   ! start ip recv_ready -q -t 600 ip4 proto 1 daddr 192.0.2.77; then
 	fail STAT_TABLE "channels not bound"
 	exit 1
 fi
