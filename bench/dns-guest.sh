@@ -66,9 +66,8 @@ srv_now() {
 	echo "$u $s"
 }
 
-chan_rx() {	# datagrams taken by the channels bound to port 53
-	awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	     $col["dport"] == 53 { n += $col["rx_packets"] } END { print n + 0 }' /proc/net/vjchan
+chan_rx() {	# datagrams taken by the channels bound to port 53 (IPv4 only here)
+	srv_chans ipv4 53 | awk '{ n += $1 } END { print n + 0 }'
 }
 
 wait_for() {	# wait_for FILE SECS

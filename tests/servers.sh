@@ -43,22 +43,13 @@ modes="filtered sanctioned bypass"
 dns_servers="nsd knot unbound"
 export SRV_ADDR4=192.0.2.1 SRV_ADDR6=2001:db8::1 SRV_THREADS=2
 
-# chans FAMILY PORT: rx_packets of every channel of that family (ipv4,
-# ipv6) bound to dport PORT, one line each.
-chans() {
-	awk -v fam="$1" -v port="$2" '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	$col["family"] == fam && $col["dport"] == port { print $col["rx_packets"] }
-	' /proc/net/vjchan
-}
-
 # wait_members PORT N SECS: true once N channels of each family are bound
 # to PORT (the workers bind in their own time).
 wait_members() {
 	local i
 	for i in $(seq $(($3 * 5))); do
-		[ "$(chans ipv4 "$1" | wc -l)" -ge "$2" ] &&
-			[ "$(chans ipv6 "$1" | wc -l)" -ge "$2" ] && return 0
+		[ "$(srv_chans ipv4 "$1" | wc -l)" -ge "$2" ] &&
+			[ "$(srv_chans ipv6 "$1" | wc -l)" -ge "$2" ] && return 0
 		sleep 0.2
 	done
 	return 1
@@ -68,7 +59,7 @@ wait_members() {
 # prints what the channels took otherwise.
 spread_ok() {
 	local rx
-	rx=$(chans "$1" "$2" | tr '\n' ' ')
+	rx=$(srv_chans "$1" "$2" | tr '\n' ' ')
 	[ -n "$rx" ] && ! grep -qw 0 <<<"$rx" && return 0
 	echo "$1 channels took: ${rx:-none}"
 	return 1
@@ -108,7 +99,7 @@ t_dns() {
 	# shellcheck disable=SC2086 # the command line srv_conf prints
 	bg "$name" vjchan-run --mode "$mode" --ports 53 $cmd
 	if ! wait_members 53 "$SRV_THREADS" 30; then
-		fail "$name" "not $SRV_THREADS channels per IP version on port 53 ($(chans ipv4 53 | wc -l) IPv4, $(chans ipv6 53 | wc -l) IPv6): $(srv_tail)"
+		fail "$name" "not $SRV_THREADS channels per IP version on port 53 ($(srv_chans ipv4 53 | wc -l) IPv4, $(srv_chans ipv6 53 | wc -l) IPv6): $(srv_tail)"
 		stop "$bpid"
 		return
 	fi
@@ -117,7 +108,7 @@ t_dns() {
 		why=$(dig_many $SRV_ADDR4 16) && why=$(dig_many $SRV_ADDR6 16) &&
 		why=$(spread_ok ipv4 53) && why=$(spread_ok ipv6 53)
 	local st=$?
-	echo "# $name: channels took, per member: IPv4 $(chans ipv4 53 | tr '\n' ' ')IPv6 $(chans ipv6 53 | tr '\n' ' ')"
+	echo "# $name: channels took, per member: IPv4 $(srv_chans ipv4 53 | tr '\n' ' ')IPv6 $(srv_chans ipv6 53 | tr '\n' ' ')"
 	stop "$bpid"
 	if [ $st -eq 0 ]; then
 		ok "$name"
@@ -189,7 +180,7 @@ t_rsyslog() {
 	else
 		why=$(spread_ok ipv4 514) && why=$(spread_ok ipv6 514) && why=
 	fi
-	echo "# $name: $n lines; channels took IPv4 $(chans ipv4 514 | tr '\n' ' ')IPv6 $(chans ipv6 514 | tr '\n' ' ')"
+	echo "# $name: $n lines; channels took IPv4 $(srv_chans ipv4 514 | tr '\n' ' ')IPv6 $(srv_chans ipv6 514 | tr '\n' ' ')"
 	stop "$bpid"
 	if [ -z "$why" ]; then
 		ok "$name"

@@ -21,6 +21,15 @@
 # Every DNS server answers www.example.test A 203.0.113.7 and AAAA
 # 2001:db8::7, from its zone (NSD, Knot) or local data (Unbound).
 
+# srv_chans FAMILY PORT: rx_packets of every channel of that family (ipv4,
+# ipv6) bound to dport PORT, one line each.
+srv_chans() {
+	awk -v fam="$1" -v port="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["family"] == fam && $col["dport"] == port { print $col["rx_packets"] }
+	' /proc/net/vjchan
+}
+
 srv_install() {
 	local top=${top:-$PWD}
 	[ -f "$top/out/servers/.complete" ] || {
