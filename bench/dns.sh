@@ -72,6 +72,7 @@ hows=${BENCH_DNS_HOWS:-plain filtered bypass} runs=${BENCH_DNS_RUNS:-1}
 # Per cell: the window, the server's start (up to 20 s) and the hand-shake.
 cells=$(( $(wc -w <<<"$srvs") * $(wc -w <<<"$wks") * $(wc -w <<<"$hows") * runs ))
 ip netns exec "$ns" "$bench_top/scripts/vm.sh" --smp "$smp" \
+	--tcg-threads "${BENCH_TCG_THREADS:-multi}" \
 	--timeout $((cells * (secs + 25) + 180)) \
 	--out "$out/vm" --quiet-boot \
 	--netdev-extra "-netdev tap,id=dn,ifname=$tap,script=no,downscript=no -device virtio-net-pci,netdev=dn,mac=52:54:00:12:35:01,romfile=" \

@@ -145,7 +145,9 @@ bench_coordinate() {
 
 # bench_boot SMP OUTDIR TIMEOUT GUEST-COMMAND: boot a guest with the
 # benchmark NIC, run GUEST-COMMAND (bash text, in the repository root) and
-# coordinate; returns vm.sh's status.  OUTDIR is emptied first.
+# coordinate; returns vm.sh's status.  OUTDIR is emptied first.  The vCPUs
+# run on a host thread each (vm.sh --tcg-threads multi, BENCH_TCG_THREADS):
+# two vCPUs in turn on one thread would measure nothing about SMP.
 bench_boot() {
 	local smp=$1 out=$2 tmo=$3 cmd=$4 pa pb vmpid st=0
 
@@ -157,7 +159,7 @@ bench_boot() {
 		pb=$(bench_free_port)
 	done
 	"$bench_top/scripts/vm.sh" --smp "$smp" --timeout "$tmo" --out "$out" \
-		--quiet-boot --netdev-extra "-netdev dgram,id=bn,local.type=inet,local.host=127.0.0.1,local.port=$pa,remote.type=inet,remote.host=127.0.0.1,remote.port=$pb -device virtio-net-pci,netdev=bn,mac=52:54:00:12:34:10,romfile=" \
+		--tcg-threads "${BENCH_TCG_THREADS:-multi}" --quiet-boot --netdev-extra "-netdev dgram,id=bn,local.type=inet,local.host=127.0.0.1,local.port=$pa,remote.type=inet,remote.host=127.0.0.1,remote.port=$pb -device virtio-net-pci,netdev=bn,mac=52:54:00:12:34:10,romfile=" \
 		-- "$cmd" &
 	vmpid=$!
 	bench_coordinate "$out" "$pa" "$pb" "$vmpid"

@@ -41,6 +41,7 @@
 #                            Knot DNS and Unbound under dnsperf, plainly and
 #                            under vjchan-run, in a boot of their own
 #                            (BENCH_DNS_SMP [2] vCPUs; its other knobs there)
+#   BENCH_TCG_THREADS [multi] vm.sh --tcg-threads: a host thread per vCPU
 #   BENCH_RESULTS [bench/results]  where the results go
 # With the defaults a run takes about 15 minutes on a 2-core host.
 set -euo pipefail
@@ -97,7 +98,7 @@ meta=$work/meta.txt
 	echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "commit: $(git -C "$bench_top" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "host: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r)"
-	echo "qemu: $(qemu-system-x86_64 --version | head -n 1) (TCG, -accel tcg,thread=multi)"
+	echo "qemu: $(qemu-system-x86_64 --version | head -n 1) (TCG, -accel tcg,thread=${BENCH_TCG_THREADS:-multi})"
 	echo "host load at start: $(cut -d' ' -f1-3 /proc/loadavg); compiler jobs running: $(pgrep -c -x cc1 || true)"
 } >"$meta"
 
