@@ -17,7 +17,16 @@
 #             all CPUs in /proc/stat between go-K and end-K, its user,
 #             system and softirq columns, the server processes' user and
 #             system time; chan_rx: datagrams the server's channels took)
+#   sys-K     with BENCH_DNS_SYSCALLS=1, before cpu-K: the server's system
+#             calls over the same window, one line per call number,
+#             "NR CALLS NS" (calls that ended in it and their summed time
+#             from entry to exit, all the server's threads)
 # "skip-K reason" instead of ready-K when the server does not come up.
+#
+# The system-call split is summed in the guest kernel by histogram
+# triggers on raw_syscalls (a synthetic event carries each call's time
+# from sys_enter to sys_exit); switching them on patches kernel text, so
+# bench/dns.sh runs that guest's vCPUs in turn (vm.sh --tcg-threads).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
@@ -66,6 +75,46 @@ srv_now() {
 	echo "$u $s"
 }
 
+# The system-call split (BENCH_DNS_SYSCALLS=1): sys_on before the window,
+# sys_off COMM FILE after it.
+tr=/sys/kernel/tracing
+sys_enter=$tr/events/raw_syscalls/sys_enter/trigger
+sys_exit=$tr/events/raw_syscalls/sys_exit/trigger
+sys_lat=$tr/events/synthetic/vj_sys_lat/trigger
+t_enter='hist:keys=common_pid:vj_t0=common_timestamp'
+t_exit='hist:keys=common_pid:vj_ns=common_timestamp-$vj_t0,vj_nr=id,vj_tid=common_pid:onmatch(raw_syscalls.sys_enter).trace(vj_sys_lat,$vj_ns,$vj_nr,$vj_tid)'
+t_lat='hist:keys=tid,nr:vals=ns:sort=tid:size=4096'
+
+sys_setup() {
+	[ -e $tr/trace ] || mount -t tracefs nodev $tr || return 1
+	echo 'vj_sys_lat u64 ns; long nr; int tid' >>$tr/synthetic_events
+}
+
+sys_on() {
+	echo "$t_enter" >"$sys_enter" && echo "$t_exit" >"$sys_exit" &&
+		echo "$t_lat" >"$sys_lat"
+}
+
+# The threads of every process srv_now counts, summed per call number.
+sys_off() {
+	local f line name tids=' '
+	for f in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$f" || continue
+		name=${line#*(}
+		name=${name%)*}
+		[ "$name" = "$1" ] || [ "${name#"$1": }" != "$name" ] || continue
+		f=${f%/stat}
+		tids+="$(cd "$f/task" 2>/dev/null && echo *) "
+	done
+	awk -v tids="$tids" '/^\{ tid:/ { gsub(/[{},]/, " ")
+		if (index(tids, " " $2 " ")) { n[$4] += $6; t[$4] += $8 } }
+		END { for (nr in n) print nr, n[nr], t[nr] }' \
+		$tr/events/synthetic/vj_sys_lat/hist >"$2"
+	echo "!$t_lat" >"$sys_lat"
+	echo "!$t_exit" >"$sys_exit"
+	echo "!$t_enter" >"$sys_enter"
+}
+
 chan_rx() {	# datagrams taken by the channels bound to port 53 (IPv4 only here)
 	srv_chans ipv4 53 | awk '{ n += $1 } END { print n + 0 }'
 }
@@ -79,6 +128,8 @@ wait_for() {	# wait_for FILE SECS
 	return 1
 }
 
+syscalls=${BENCH_DNS_SYSCALLS:-0}
+[ "$syscalls" != 1 ] || sys_setup || exit 1
 k=1
 for srv in $servers; do
 	for n in $workers; do
@@ -118,12 +169,17 @@ for srv in $servers; do
 					read -r b0 t0 u0 s0 q0 <<<"$(cpu_now)"
 					read -r su0 ss0 <<<"$(srv_now "$comm")"
 					r0=$(chan_rx)
+					[ "$syscalls" != 1 ] || sys_on
 					# dnsperf starts now, not before the counts above.
 					touch "$out/armed-$k"
 					wait_for "$out/end-$k" 120
 					read -r b1 t1 u1 s1 q1 <<<"$(cpu_now)"
 					read -r su1 ss1 <<<"$(srv_now "$comm")"
 					r1=$(chan_rx)
+					if [ "$syscalls" = 1 ]; then
+						sys_off "$comm" "$out/.sys-$k"
+						mv "$out/.sys-$k" "$out/sys-$k"
+					fi
 					echo "busy=$((b1 - b0)) total=$((t1 - t0)) hz=100 chan_rx=$((r1 - r0))" \
 						"user=$((u1 - u0)) sys=$((s1 - s0)) softirq=$((q1 - q0))" \
 						"srv_user=$((su1 - su0)) srv_sys=$((ss1 - ss0))" >"$out/.cpu-$k"

@@ -30,6 +30,16 @@
 # BENCH_DNS_RUNS, BENCH_DNS_SECONDS, BENCH_DNS_SMP [2].  The medians per
 # cell and their ratios to the same server run plainly go to stdout and
 # bench/out/dns/summary.md.
+#
+# BENCH_DNS_SYSCALLS=1 splits the server's system time by call instead:
+# every cell also writes, to OUT-syscalls.csv, "smp,server,workers,how,run,
+# call,calls,us_per_call,us_per_query" for each system call the server's
+# threads made in the window (time from entry to exit, so a call that
+# sleeps, epoll_wait or poll, counts its sleep), and the medians of the
+# receiving and sending calls go to bench/out/dns/syscalls.md.  Counting
+# them costs time in every call, so the other columns of such a run are
+# not comparable with a plain one, and its guest runs the vCPUs in turn
+# (BENCH_TCG_THREADS [single]; see scripts/vm.sh --tcg-threads).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$bench_top"
@@ -37,6 +47,10 @@ cd "$bench_top"
 csv=${1:-$bench_dir/results/dns.csv}
 secs=${BENCH_DNS_SECONDS:-8}
 smp=${BENCH_DNS_SMP:-2}
+syscalls=${BENCH_DNS_SYSCALLS:-0}
+tcg=${BENCH_TCG_THREADS:-multi}
+[ "$syscalls" != 1 ] || tcg=${BENCH_TCG_THREADS:-single}
+sys_csv=${csv%.csv}-syscalls.csv
 out=$bench_dir/out/dns
 ns=vjdns-$$
 tap=vjdns0
@@ -72,15 +86,17 @@ hows=${BENCH_DNS_HOWS:-plain filtered bypass} runs=${BENCH_DNS_RUNS:-1}
 # Per cell: the window, the server's start (up to 20 s) and the hand-shake.
 cells=$(( $(wc -w <<<"$srvs") * $(wc -w <<<"$wks") * $(wc -w <<<"$hows") * runs ))
 ip netns exec "$ns" "$bench_top/scripts/vm.sh" --smp "$smp" \
-	--tcg-threads "${BENCH_TCG_THREADS:-multi}" \
+	--tcg-threads "$tcg" \
 	--timeout $((cells * (secs + 25) + 180)) \
 	--out "$out/vm" --quiet-boot \
 	--netdev-extra "-netdev tap,id=dn,ifname=$tap,script=no,downscript=no -device virtio-net-pci,netdev=dn,mac=52:54:00:12:35:01,romfile=" \
-	-- "BENCH_DNS_SERVERS='$srvs' BENCH_DNS_WORKERS='$wks' BENCH_DNS_HOWS='$hows' BENCH_DNS_RUNS=$runs bash bench/dns-guest.sh" \
+	-- "BENCH_DNS_SERVERS='$srvs' BENCH_DNS_WORKERS='$wks' BENCH_DNS_HOWS='$hows' BENCH_DNS_RUNS=$runs BENCH_DNS_SYSCALLS=$syscalls bash bench/dns-guest.sh" \
 	>"$out/vm.log" 2>&1 &
 vmpid=$!
 
 echo "smp,server,workers,how,run,qps,cpu_per_query_us,p50_us,p99_us,sent,completed,lost,chan_rx,srv_user_us,srv_sys_us,user_us,sys_us,softirq_us" >"$csv"
+[ "$syscalls" != 1 ] ||
+	echo "smp,server,workers,how,run,call,calls,us_per_call,us_per_query" >"$sys_csv"
 vo=$out/vm
 k=1
 while kill -0 $vmpid 2>/dev/null; do
@@ -133,6 +149,17 @@ while kill -0 $vmpid 2>/dev/null; do
 	PY
 	) || row=",,,,,,,,,,,,"
 	echo "$smp,$server,$workers,$how,$run,$row" | tee -a "$csv"
+	if [ "$syscalls" = 1 ] && [ -s "$vo/sys-$k" ]; then
+		# "NR CALLS NS" per call number; x86-64 numbers of the calls a
+		# UDP server makes, the others as nrN.
+		done_q=$(echo "$row" | cut -d, -f6)
+		awk -v pre="$smp,$server,$workers,$how,$run" -v q="${done_q:-0}" '
+		BEGIN { split("0 read 1 write 7 poll 20 writev 23 select 44 sendto 45 recvfrom 46 sendmsg 47 recvmsg 202 futex 232 epoll_wait 270 pselect6 271 ppoll 281 epoll_pwait 299 recvmmsg 307 sendmmsg 441 epoll_pwait2", a)
+			for (i = 1; i in a; i += 2) nm[a[i]] = a[i + 1] }
+		{ c = ($1 in nm) ? nm[$1] : "nr" $1
+		  printf "%s,%s,%d,%.2f,%.2f\n", pre, c, $2, $3 / $2 / 1000, q ? $3 / q / 1000 : 0 }' \
+			"$vo/sys-$k" >>"$sys_csv"
+	fi
 	k=$((k + 1))
 done
 st=0
@@ -160,5 +187,26 @@ for (srv, w, how), rs in cells.items():
         srv, w, how, len(rs), q, xq, c, xc, med(rs, "p50_us"),
         med(rs, "p99_us"), sum(int(r["lost"] or 0) for r in rs),
         med(rs, "srv_user_us"), med(rs, "srv_sys_us"), med(rs, "softirq_us")))
+PY
+[ "$syscalls" != 1 ] || python3 - "$sys_csv" "$smp" <<-'PY' | tee "$out/syscalls.md"
+import csv, statistics, sys
+cells = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["smp"] == sys.argv[2]:
+        cells.setdefault((r["server"], r["workers"], r["how"]), {}) \
+             .setdefault(r["call"], []).append(r)
+recv = ("recvfrom", "recvmsg", "recvmmsg", "read")
+send = ("sendto", "sendmsg", "sendmmsg", "write", "writev")
+def med(rs, k):
+    return statistics.median(float(r[k]) for r in rs)
+print("| server | workers | how | receiving calls: us per call / per query | sending calls: us per call / per query | waiting (epoll, poll, select) us per query |")
+print("|---|---|---|---|---|---|")
+for (srv, w, how), calls in cells.items():
+    def cols(names):
+        return ", ".join("%s %.1f / %.1f" % (c, med(calls[c], "us_per_call"),
+                         med(calls[c], "us_per_query")) for c in names if c in calls) or "-"
+    wait = sum(med(rs, "us_per_query") for c, rs in calls.items()
+               if "poll" in c or "select" in c or c == "epoll_wait")
+    print("| %s | %s | %s | %s | %s | %.1f |" % (srv, w, how, cols(recv), cols(send), wait))
 PY
 exit $st
