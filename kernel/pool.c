@@ -13,7 +13,7 @@
  * lock is taken once per batch, not per buffer.  Buffers out are counted
  * per CPU too (gets minus puts on that CPU), summed by vj_pool_free().
  * The caches hold at most a quarter of the pool together
- * (vj_pool_cache_max), so a CPU finds the ring empty while other CPUs'
+ * (pool_cache_max), so a CPU finds the ring empty while other CPUs'
  * caches still hold buffers only when three quarters are out; a pool too
  * small for two buffers per CPU's cache has no caches.
  *
