@@ -57,17 +57,27 @@ cpu_now() {
 	     print t - $5 - $6, t, $2 + $3, $4, $8; exit }' /proc/stat
 }
 
-# srv_now COMM: user and system jiffies of every process named COMM or
+# srv_procs COMM: the /proc/PID directory of every process named COMM or
 # "COMM: ..." (the server and the workers it forked, which NSD names
-# "nsd: server 1"), threads included.
-srv_now() {
-	local f line name u=0 s=0
-	local -a r
+# "nsd: server 1").
+srv_procs() {
+	local f line name
 	for f in /proc/[0-9]*/stat; do
 		read -r line 2>/dev/null <"$f" || continue
 		name=${line#*(}
 		name=${name%)*}
 		[ "$name" = "$1" ] || [ "${name#"$1": }" != "$name" ] || continue
+		echo "${f%/stat}"
+	done
+}
+
+# srv_now COMM: user and system jiffies of srv_procs COMM, threads
+# included.
+srv_now() {
+	local p line u=0 s=0
+	local -a r
+	for p in $(srv_procs "$1"); do
+		read -r line 2>/dev/null <"$p/stat" || continue
 		read -ra r <<<"${line##*) }"
 		u=$((u + r[11]))
 		s=$((s + r[12]))
@@ -95,16 +105,11 @@ sys_on() {
 		echo "$t_lat" >"$sys_lat"
 }
 
-# The threads of every process srv_now counts, summed per call number.
+# The threads of srv_procs COMM, summed per call number, into FILE.
 sys_off() {
-	local f line name tids=' '
-	for f in /proc/[0-9]*/stat; do
-		read -r line 2>/dev/null <"$f" || continue
-		name=${line#*(}
-		name=${name%)*}
-		[ "$name" = "$1" ] || [ "${name#"$1": }" != "$name" ] || continue
-		f=${f%/stat}
-		tids+="$(cd "$f/task" 2>/dev/null && echo *) "
+	local p tids=' '
+	for p in $(srv_procs "$1"); do
+		tids+="$(cd "$p/task" 2>/dev/null && echo *) "
 	done
 	awk -v tids="$tids" '/^\{ tid:/ { gsub(/[{},]/, " ")
 		if (index(tids, " " $2 " ")) { n[$4] += $6; t[$4] += $8 } }
