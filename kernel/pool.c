@@ -120,13 +120,15 @@ struct vj_gbuf *vj_pool_get(void)
 
 	local_bh_disable();
 	c = this_cpu_ptr(&vj_pool_caches);
-	if (!c->n && pool_cache_max)
-		c->n = ptr_ring_consume_batched(&pool_free_ring, (void **)c->buf,
-						pool_cache_max / 2);
-	if (c->n)
-		buf = c->buf[--c->n];
-	else
+	if (pool_cache_max) {
+		if (!c->n)
+			c->n = ptr_ring_consume_batched(&pool_free_ring,
+							(void **)c->buf,
+							pool_cache_max / 2);
+		buf = c->n ? c->buf[--c->n] : NULL;
+	} else {
 		buf = ptr_ring_consume(&pool_free_ring);
+	}
 	if (buf)
 		WRITE_ONCE(c->out, c->out + 1);
 	local_bh_enable();
