@@ -124,15 +124,6 @@ chan_rx() {	# datagrams taken by the channels bound to port 53 (IPv4 only here)
 	srv_chans ipv4 53 | awk '{ n += $1 } END { print n + 0 }'
 }
 
-wait_for() {	# wait_for FILE SECS
-	local _
-	for _ in $(seq $(($2 * 20))); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 syscalls=${BENCH_DNS_SYSCALLS:-0}
 [ "$syscalls" != 1 ] || sys_setup || exit 1
 k=1
@@ -170,14 +161,14 @@ for srv in $servers; do
 				# Whole or not at all: the host reads it once it exists.
 				echo "server=$srv workers=$n how=$how run=$run" >"$out/.ready-$k"
 				mv "$out/.ready-$k" "$out/ready-$k"
-				if wait_for "$out/go-$k" 60; then
+				if bench_wait_file "$out/go-$k" 60; then
 					read -r b0 t0 u0 s0 q0 <<<"$(cpu_now)"
 					read -r su0 ss0 <<<"$(srv_now "$comm")"
 					r0=$(chan_rx)
 					[ "$syscalls" != 1 ] || sys_on
 					# dnsperf starts now, not before the counts above.
 					touch "$out/armed-$k"
-					wait_for "$out/end-$k" 120
+					bench_wait_file "$out/end-$k" 120
 					read -r b1 t1 u1 s1 q1 <<<"$(cpu_now)"
 					read -r su1 ss1 <<<"$(srv_now "$comm")"
 					r1=$(chan_rx)

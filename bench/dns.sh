@@ -113,17 +113,11 @@ while kill -0 $vmpid 2>/dev/null; do
 	server='' workers='' how='' run=''
 	eval "$(tr ' ' '\n' <<<"$line" | grep -E '^(server|workers|how|run)=[a-z0-9]+$')"
 	touch "$vo/go-$k"
-	for _ in $(seq 600); do
-		[ -e "$vo/armed-$k" ] && break
-		sleep 0.05
-	done
+	bench_wait_file "$vo/armed-$k" 30 || true
 	ip netns exec "$ns" dnsperf -s 203.0.113.2 -d "$out/.queries" -l "$secs" \
 		-c 16 -q 200 -t 2 -v >"$out/perf-$k.txt" 2>&1 || true
 	touch "$vo/end-$k"
-	for _ in $(seq 200); do
-		[ -e "$vo/cpu-$k" ] && break
-		sleep 0.05
-	done
+	bench_wait_file "$vo/cpu-$k" 10 || true
 	row=$(python3 - "$out/perf-$k.txt" "$vo/cpu-$k" <<-'PY'
 	import re, sys
 	txt = open(sys.argv[1]).read()

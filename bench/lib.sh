@@ -18,6 +18,17 @@ bench_say() {
 	echo "bench: $*" >&2
 }
 
+# bench_wait_file FILE SECS: true once FILE exists, false after SECS
+# (looked for every 50 ms; for hand-shakes through the vm.sh output share).
+bench_wait_file() {
+	local _
+	for _ in $(seq $(($2 * 20))); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # ---- guest side ----------------------------------------------------------
 
 # The hub NICs of the peer set-up: the one under test stays in the root
