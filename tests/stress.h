@@ -37,7 +37,8 @@
 #define NGROUPS		4	/* consumer threads alive at once */
 #define NSENDERS	2
 #define MAGIC		0x564a5354u	/* "VJST" */
-#define QUIESCE_MS	3000
+#define QUIESCE_MS	3000	/* see quiesce_wait() */
+#define QUIESCE_MAX_MS	60000
 
 /* The payload of our own datagrams; the pattern byte i is seq + i. */
 struct lo_hdr {
@@ -116,6 +117,8 @@ extern atomic_ullong tx_ok[NSENDERS], tx_err[NSENDERS], inj_writes,
 		     inj_enobufs, ring_bad;
 extern atomic_int sender_cpu[NSENDERS];
 extern atomic_int quiesce_timed_out;
+extern atomic_llong quiesce_queued_max;
+extern atomic_ullong quiesce_longest_ms;
 struct port *port_at(int i);	/* ports, then uports */
 
 void port_flow(const struct port *p, struct vj_flow *flow);
@@ -132,7 +135,8 @@ void *consumer(void *arg);
 /* stress_model.c */
 void model_sent_lo(struct port *p);
 void model_sent_inj(struct port *p, uint64_t k);
-uint64_t quiesce_end(const struct port *p);
+bool quiesce_wait(const struct port *p, uint64_t start);
+void quiesce_done(uint64_t start);
 void quiesce_stack(struct port *p);
 void model_bound(struct port *p);
 uint64_t model_inc_sent(const struct port *p);
@@ -154,6 +158,7 @@ void check_ports(void);
 void check_pool(const long long *before, const long long *after,
 		const struct totals *t, long long injected);
 long long softnet_drops(void);
+long long softnet_queued(void);
 int report_fails(void);
 
 #endif /* _VJ_STRESS_H */

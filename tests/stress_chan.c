@@ -110,7 +110,7 @@ static void close_channel(struct port *p, int ep, bool drain_first,
 {
 	struct test_chan *c = &p->ch;
 	struct inc_result r = { .abrupt = abrupt, .late_unmap = late_unmap };
-	uint64_t sent, start, end;
+	uint64_t sent, start;
 	uint32_t i;
 
 	if (drain_first)
@@ -118,7 +118,6 @@ static void close_channel(struct port *p, int ep, bool drain_first,
 	pthread_mutex_lock(&p->gate);
 	sent = model_inc_sent(p);
 	start = now_ns();
-	end = quiesce_end(p);
 	/*
 	 * Wait until every datagram sent to this incarnation is counted:
 	 * both receive paths count a packet when they queue it, whether or
@@ -131,9 +130,10 @@ static void close_channel(struct port *p, int ep, bool drain_first,
 			break;
 		if (r.st.rx_packets + r.st.rx_ring_full == sent) {
 			r.counted = true;
+			quiesce_done(start);
 			break;
 		}
-		if (now_ns() > end)
+		if (!quiesce_wait(p, start))
 			break;
 		usleep(500);
 	}

@@ -333,6 +333,29 @@ long long softnet_drops(void)
 	return sum;
 }
 
+/*
+ * Packets waiting in the CPUs' input backlogs now: the sum over CPUs of
+ * /proc/net/softnet_stat's 12th column, input_qlen + process_qlen (6.12,
+ * net/core/net-procfs.c); -1 where the kernel does not print it.
+ */
+long long softnet_queued(void)
+{
+	unsigned int v[12];
+	long long sum = -1;
+	char line[512];
+	FILE *f = fopen("/proc/net/softnet_stat", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %x %x %x %x %x %x %x %x %x %x %x",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7], &v[8], &v[9], &v[10], &v[11]) == 12)
+			sum = (sum < 0 ? 0 : sum) + v[11];
+	fclose(f);
+	return sum;
+}
+
 /* Prints the verdict line; the exit status. */
 int report_fails(void)
 {

@@ -36,34 +36,68 @@ void model_sent_inj(struct port *p, uint64_t k)
 		p->unb_inj += k;
 }
 
-/* How long a quiesce may take: after one timeout, others get little. */
-uint64_t quiesce_end(const struct port *p)
+/*
+ * Whether a wait for the stack or a channel to account for what was sent
+ * to p, begun at @start, may go on.  A datagram sent over lo, and a frame
+ * the driver API hands to the stack, waits in a CPU's input backlog until
+ * that CPU's softirq gets to it; a slow (debug) kernel under this load can
+ * be seconds behind.  So a wait lasts QUIESCE_MS, and beyond that as long
+ * as the backlogs still hold packets, up to QUIESCE_MAX_MS: a datagram
+ * still missing once the backlogs are empty was lost, not late.  After
+ * one wait has timed out, the others get 100 ms (the run is failed).
+ */
+bool quiesce_wait(const struct port *p, uint64_t start)
 {
+	uint64_t waited = now_ns() - start;
+	long long queued;
+
 	if (p->broken)
-		return now_ns();
-	return now_ns() + (atomic_load(&quiesce_timed_out) ? 100 :
-			   QUIESCE_MS) * MSEC;
+		return false;
+	if (atomic_load(&quiesce_timed_out))
+		return waited < 100 * MSEC;
+	if (waited < QUIESCE_MS * MSEC)
+		return true;
+	if (waited >= QUIESCE_MAX_MS * MSEC)
+		return false;
+	queued = softnet_queued();
+	if (queued > atomic_load(&quiesce_queued_max))
+		atomic_store(&quiesce_queued_max, queued);
+	return queued > 0;
+}
+
+/* A wait that ended after @start: the longest one is in the summary. */
+void quiesce_done(uint64_t start)
+{
+	uint64_t ms = (now_ns() - start) / MSEC, max;
+
+	max = atomic_load(&quiesce_longest_ms);
+	while (ms > max &&
+	       !atomic_compare_exchange_weak(&quiesce_longest_ms, &max, ms))
+		;
 }
 
 /* Under p's gate: waits until the stack got all that was sent unbound. */
 void quiesce_stack(struct port *p)
 {
-	uint64_t start = now_ns(), end = quiesce_end(p);
+	uint64_t start = now_ns();
 
 	for (;;) {
 		uint64_t lo = atomic_load(&p->stk_lo);
 		uint64_t inj = atomic_load(&p->stk_inj);
 
-		if (lo == p->unb_lo && inj == p->unb_inj)
+		if (lo == p->unb_lo && inj == p->unb_inj) {
+			quiesce_done(start);
 			return;
-		if (now_ns() > end) {
+		}
+		if (!quiesce_wait(p, start)) {
 			if (!p->broken)
-				record_fail("port %u unbound: the stack got %llu of %llu lo datagrams, %llu of %llu driver frames, waited %d ms",
+				record_fail("port %u unbound: the stack got %llu of %llu lo datagrams, %llu of %llu driver frames, waited %d ms (input backlogs hold %lld packets)",
 					    p->num, (unsigned long long)lo,
 					    (unsigned long long)p->unb_lo,
 					    (unsigned long long)inj,
 					    (unsigned long long)p->unb_inj,
-					    (int)((now_ns() - start) / MSEC));
+					    (int)((now_ns() - start) / MSEC),
+					    softnet_queued());
 			p->broken = true;
 			atomic_store(&quiesce_timed_out, 1);
 			return;
