@@ -334,7 +334,12 @@ static struct vj_flow_entry *vj_classify_filtered(struct vj_net *vn,
 		return NULL;
 	if (fe->fw_mode == VJ_BIND_FW_SANCTIONED)
 		vj_sanction_note(vn, fe, key, skb);
-	return fe->udp_chan ? NULL : fe;
+	if (fe->udp_chan)
+		return NULL;
+	/* A raw group: the member its rule gives, as on the fast paths. */
+	if (READ_ONCE(fe->grouped))
+		fe = vj_flow_group_pick(vn, fe, key);
+	return fe;
 }
 
 /**

@@ -16,6 +16,7 @@
 
 #include "vj_flow.h"
 #include "vj_net.h"
+#include "vj_ring.h"
 #include "vj_ring_prod.h"
 #include "vj_sanction.h"
 #include "vj_stats.h"
@@ -207,7 +208,8 @@ static bool vj_flow_same_id(const struct vj_flow_entry *a,
 static bool vj_flow_may_share(const struct vj_flow_entry *a,
 			      const struct vj_flow_entry *b)
 {
-	return a->group && a->group == b->group && a->fw_mode == b->fw_mode;
+	return a->group && a->group == b->group && a->fw_mode == b->fw_mode &&
+	       a->udp_chan == b->udp_chan && a->spread == b->spread;
 }
 
 /*
@@ -250,15 +252,44 @@ static u32 vj_flow_hash(const struct vj_net *vn, const struct vj_flow_key *pkt)
 	return jhash_2words((__force u32)pkt->sport, (__force u32)pkt->dport, h);
 }
 
+/* The @k-th member of @first's group, @first if the group changed. */
+static struct vj_flow_entry *vj_flow_group_nth(struct vj_flow_entry *first,
+					       u32 k)
+{
+	struct vj_flow_entry *fe = first;
+
+	hlist_for_each_entry_from_rcu(fe, hnode)
+		if (vj_flow_same_id(fe, first) && !k--)
+			return fe;
+	return first;
+}
+
+/* The member whose consumer last ran on @cpu, or NULL. */
+static struct vj_flow_entry *vj_flow_group_consumer(struct vj_flow_entry *first,
+						    int cpu)
+{
+	struct vj_flow_entry *fe = first;
+
+	hlist_for_each_entry_from_rcu(fe, hnode)
+		if (vj_flow_same_id(fe, first) &&
+		    vj_ring_consumer_cpu(fe->ring) == cpu)
+			return fe;
+	return NULL;
+}
+
 /**
- * vj_flow_group_pick - the member of a group that takes a flow
+ * vj_flow_group_pick - the member of a group that takes a packet
  * @vn: the namespace's channels
  * @first: what vj_flow_lookup() returned for @pkt, a grouped entry
  * @pkt: the packet's flow key
  *
- * The same flow goes to the same member on every fast path while the
- * group does not change (the hash of its addresses and ports, modulo the
- * members); a join or a leave moves flows, as in a reuseport group.
+ * By the group's spread rule (uapi vjchan.h, VJ_SPREAD_*): the hash of
+ * the flow's addresses and ports, the receiving CPU, or the CPU where a
+ * member's consumer last ran, each modulo the members in the bucket's
+ * order.  While the group does not change, a flow (VJ_SPREAD_HASH) or a
+ * CPU (VJ_SPREAD_CPU) keeps its member on every path; a join or a leave
+ * moves them, as in a reuseport group.  Reads only the entries and their
+ * rings' consumer_cpu: no write.
  * Returns the member, @first if the group changed under the walk.
  * Caller holds rcu_read_lock().
  */
@@ -267,7 +298,8 @@ struct vj_flow_entry *vj_flow_group_pick(struct vj_net *vn,
 					 const struct vj_flow_key *pkt)
 {
 	struct vj_flow_entry *fe = first;
-	u32 n = 0, k;
+	int cpu = raw_smp_processor_id();
+	u32 n = 0;
 
 	/* The lookup found the first member in the bucket: walk from it. */
 	hlist_for_each_entry_from_rcu(fe, hnode)
@@ -275,12 +307,17 @@ struct vj_flow_entry *vj_flow_group_pick(struct vj_net *vn,
 			n++;
 	if (n < 2)
 		return first;
-	k = reciprocal_scale(vj_flow_hash(vn, pkt), n);
-	fe = first;
-	hlist_for_each_entry_from_rcu(fe, hnode)
-		if (vj_flow_same_id(fe, first) && !k--)
+	switch (first->spread) {
+	case VJ_SPREAD_CPU:
+		return vj_flow_group_nth(first, (u32)cpu % n);
+	case VJ_SPREAD_CONSUMER:
+		fe = vj_flow_group_consumer(first, cpu);
+		if (fe)
 			return fe;
-	return first;
+		break;
+	}
+	return vj_flow_group_nth(first,
+				 reciprocal_scale(vj_flow_hash(vn, pkt), n));
 }
 
 /*

@@ -123,6 +123,7 @@ struct vj_ring *vj_ring_create(const struct vj_ring_req *req,
 	ring->buf_size = req->buf_size;
 	ring->size = off.size;
 	ring->bufs_off = off.bufs;
+	ring->consumer_cpu = -1;
 	vj_ring_gbuf_init(ring, net_gbufs);
 	spin_lock_init(&ring->lock);
 

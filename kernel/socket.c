@@ -154,7 +154,13 @@ static int vj_raw_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len
 	fe->flow = addr->svj_flow;
 	fe->fw_mode = flags & VJ_BIND_FW_MASK;
 	fe->transit = flags & VJ_BIND_F_TRANSIT;
+	fe->group = vs->group.id;
+	fe->spread = vs->group.spread;
 	if (flags & VJ_BIND_F_DIRECT) {
+		/* A direct channel owns its device's queue alone. */
+		err = -EINVAL;
+		if (fe->group)
+			goto out_unlock;
 		err = vj_direct_attach(sock_net(sock->sk), key.ifindex, fe,
 				       vs->ring, &vs->direct);
 		if (err)
@@ -216,6 +222,7 @@ static __poll_t vj_raw_poll(struct file *file, struct socket *sock,
 		mask |= EPOLLERR;
 	ring = smp_load_acquire(&vj_sk(sk)->ring); /* see vj_sock_ensure_ring() */
 	if (ring) {
+		vj_ring_note_consumer(ring);
 		vj_ring_flush(ring);
 		vj_ring_poll_sync(ring);
 		if (vj_ring_readable(ring))
@@ -273,6 +280,32 @@ static int vj_sock_copy_opt(void *dst, size_t ksize, sockptr_t src, unsigned int
 	return ret ? 0 : -E2BIG;
 }
 
+/*
+ * VJ_GROUP: checked whole, then kept for the coming bind.  A UDP channel
+ * socket's group is its holder's reuseport group: it sets the rule only.
+ */
+static int vj_sock_set_group(struct vj_sock *vs, sockptr_t optval,
+			     unsigned int optlen)
+{
+	struct vj_group_req g;
+	int err;
+
+	err = vj_sock_copy_opt(&g, sizeof(g), optval, optlen);
+	if (err)
+		return err;
+	if (g.pad || g.spread > VJ_SPREAD_CONSUMER)
+		return -EINVAL;
+	if (g.id && vs->sk.sk_protocol != VJ_PROTO_RAW)
+		return -EINVAL;
+	mutex_lock(&vs->lock);
+	if (vs->bound)
+		err = -EBUSY;
+	else
+		vs->group = g;
+	mutex_unlock(&vs->lock);
+	return err;
+}
+
 /* The SOL_VJCHAN options common to every channel socket. */
 int vj_sock_setsockopt(struct socket *sock, int optname, sockptr_t optval,
 		       unsigned int optlen)
@@ -282,6 +315,8 @@ int vj_sock_setsockopt(struct socket *sock, int optname, sockptr_t optval,
 	int err;
 
 	switch (optname) {
+	case VJ_GROUP:
+		return vj_sock_set_group(vs, optval, optlen);
 	case VJ_RING:
 		err = vj_sock_copy_opt(&req, sizeof(req), optval, optlen);
 		if (err)
@@ -316,6 +351,7 @@ int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 	struct vj_sock *vs = vj_sk(sock->sk);
 	union {
 		struct vj_ring_req req;
+		struct vj_group_req group;
 		struct vj_mmap_offsets off;
 		struct vj_statistics st;
 	} u;
@@ -332,6 +368,13 @@ int vj_sock_getsockopt(struct socket *sock, int optname, char __user *optval,
 		least = size;
 		mutex_lock(&vs->lock);
 		u.req = vs->req;
+		mutex_unlock(&vs->lock);
+		break;
+	case VJ_GROUP:
+		size = sizeof(u.group);
+		least = size;
+		mutex_lock(&vs->lock);
+		u.group = vs->group;
 		mutex_unlock(&vs->lock);
 		break;
 	case VJ_MMAP_OFFSETS:
@@ -447,6 +490,7 @@ static int vj_raw_create(struct net *net, struct socket *sock, int protocol)
 	sk = sk_alloc(net, PF_VJCHAN, GFP_KERNEL, &vj_raw_proto, 0);
 	if (!sk)
 		return -ENOMEM;
+	sk->sk_protocol = VJ_PROTO_RAW;
 	vj_sock_init(sock, sk, &vj_raw_ops);
 	return 0;
 }

@@ -139,6 +139,9 @@ static int vj_udp_fill_slot(struct vj_udp_sock *us, struct vj_flow_entry *fe,
 	 */
 	fe->udp_chan = true;
 	fe->group = vj_udp_group(us);
+	/* UDP chooses among filtered members: the rule is the fast paths'. */
+	fe->spread = us->fw_mode == VJ_BIND_FW_FILTERED ? VJ_SPREAD_HASH :
+						       us->vs.group.spread;
 	/* What would be cut goes to UDP, which delivers it whole. */
 	fe->fast_max = us->vs.ring->buf_size - ETH_HLEN;
 	return 0;

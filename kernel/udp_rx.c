@@ -332,6 +332,8 @@ bool vj_udp_readable(struct vj_udp_sock *us)
 
 	if (!ring)
 		return false;
+	/* Only poll() asks: its caller is the consumer. */
+	vj_ring_note_consumer(ring);
 	vj_ring_flush(ring);
 	if (!vj_ring_readable(ring))
 		return false;
@@ -428,6 +430,7 @@ int vj_udp_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		ring = smp_load_acquire(&us->vs.ring);
 		ret = -EAGAIN;
 		if (ring) {
+			vj_ring_note_consumer(ring);
 			if (mutex_lock_interruptible(&us->rx_lock))
 				return sock_intr_errno(timeo);
 			ret = vj_udp_rx_one(us, ring, msg, len, flags);

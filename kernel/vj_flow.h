@@ -69,10 +69,12 @@ struct vj_flow_entry {
 	 */
 	u32 fast_max;
 	/*
-	 * Channels with the same flow id, firewall mode and nonzero group
-	 * share the flow id (a group); 0: it may not be shared.  Set at bind.
+	 * Channels of one kind (raw or UDP) with the same flow id, firewall
+	 * mode, spread rule and nonzero group share the flow id (a group);
+	 * 0: it may not be shared.  Set at bind.
 	 */
 	u32 group;
+	u8 spread;			/* VJ_SPREAD_*, the same in a group */
 	bool grouped;			/* another entry has shared its flow id */
 	struct sock *sk;
 	struct vj_ring *ring;

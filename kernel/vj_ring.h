@@ -70,6 +70,7 @@
 
 #include <linux/atomic.h>
 #include <linux/sizes.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/vjchan.h>
@@ -117,6 +118,12 @@ struct vj_ring {
 	atomic_t *net_gbufs;	/* its namespace's held count, vj_net */
 	bool dead;		/* device gone: nothing more will arrive */
 	/*
+	 * The CPU of the consumer's latest poll() or receiving call, -1
+	 * before any (VJ_SPREAD_CONSUMER); written by the consumer, only
+	 * when it moves, read by the receive paths.
+	 */
+	int consumer_cpu;
+	/*
 	 * Direct receive (VJ_BIND_F_DIRECT): only the device writes the
 	 * buffers.  A buffer is on the free list, posted to the device, or
 	 * named by a slot in [reclaimed, prod); slots in [reclaimed, cons)
@@ -135,6 +142,20 @@ struct vj_ring {
 	u32 *free_ids;
 	struct vj_statistics stats;	/* the uapi struct: VJ_STATISTICS */
 };
+
+/* The consumer runs on this CPU now: note it if it moved. */
+static inline void vj_ring_note_consumer(struct vj_ring *ring)
+{
+	int cpu = raw_smp_processor_id();
+
+	if (READ_ONCE(ring->consumer_cpu) != cpu)
+		WRITE_ONCE(ring->consumer_cpu, cpu);
+}
+
+static inline int vj_ring_consumer_cpu(const struct vj_ring *ring)
+{
+	return READ_ONCE(ring->consumer_cpu);
+}
 
 int vj_ring_geometry_check(const struct vj_ring_req *req);
 void vj_ring_offsets(const struct vj_ring_req *req,

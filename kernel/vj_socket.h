@@ -17,6 +17,7 @@ struct vj_sock {
 	struct sock sk;		/* must be first */
 	struct mutex lock;	/* configuration: ring geometry, ring, bind */
 	struct vj_ring_req req;
+	struct vj_group_req group;	/* VJ_GROUP, for the coming bind */
 	struct vj_ring *ring;
 	struct vj_flow_entry fe;
 	struct vj_direct *direct;	/* VJ_BIND_F_DIRECT, set at bind */

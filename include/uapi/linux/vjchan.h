@@ -216,6 +216,11 @@ struct sockaddr_vj {
  * bound.
  */
 #define VJ_BIND_FLAGS		4
+/*
+ * set/get struct vj_group_req: the group the coming bind joins and how a
+ * group's packets are spread over its members.  EBUSY once bound.
+ */
+#define VJ_GROUP		5
 
 /* Ring geometry limits and defaults. */
 #define VJ_RING_MIN_ENTRIES	8
@@ -248,6 +253,51 @@ struct vj_ring_req {
 	__u32	flags;
 	__u32	pad;
 };
+
+/**
+ * struct vj_group_req - a channel group (VJ_GROUP)
+ * @id: raw channels: 0 (the default) for no group; otherwise channels
+ *	bound with the same flow id, firewall mode, @id and @spread share
+ *	that flow id as one group, and each packet of the flow goes to one
+ *	member (a channel with the same flow id but another @id, @spread or
+ *	firewall mode fails to bind with EADDRINUSE).  UDP channel sockets:
+ *	must be 0 (EINVAL); their group is the holder's SO_REUSEPORT group.
+ * @spread: how the fast paths, and for raw channels the filtered path,
+ *	choose a group's member (VJ_SPREAD_*); EINVAL for other values.
+ *	On UDP channel sockets it applies to bypass and sanctioned members
+ *	of one SO_REUSEPORT group, which must all set the same (EADDRINUSE);
+ *	UDP chooses among filtered ones by its own rules.
+ * @pad: must be zero
+ *
+ * Set before bind(); bind() fails with EINVAL for a group with
+ * VJ_BIND_F_DIRECT (a direct channel owns its device's queue alone).
+ * optlen must be at least sizeof(struct vj_group_req); bytes beyond it
+ * must be zero (E2BIG).  Members join and leave by bind() and close();
+ * either moves flows between members, as in a reuseport group.  The
+ * members are in the order of their binds, the newest first.
+ */
+struct vj_group_req {
+	__u32	id;
+	__u16	spread;
+	__u16	pad;
+};
+
+/*
+ * VJ_SPREAD_HASH (the default): the hash of the packet's addresses and
+ *	ports, modulo the members: a flow stays with one member.
+ * VJ_SPREAD_CPU: the number of the CPU that received the packet, modulo
+ *	the members: what one CPU receives goes to one member.
+ * VJ_SPREAD_CONSUMER: the member whose consumer last ran on the CPU that
+ *	received the packet (the CPU of the member's latest poll(), select()
+ *	or epoll_wait() on the socket, or of its latest receiving call on a
+ *	UDP channel socket); if none did, as VJ_SPREAD_HASH.  A consumer that
+ *	stays on one CPU thus gets what that CPU receives, and the packet's
+ *	data is used on the CPU that took it in.
+ * No rule writes shared memory per packet: there is no round robin.
+ */
+#define VJ_SPREAD_HASH		0
+#define VJ_SPREAD_CPU		1
+#define VJ_SPREAD_CONSUMER	2
 
 /**
  * struct vj_mmap_offsets - where things are in the mapping (VJ_MMAP_OFFSETS)
