@@ -48,6 +48,7 @@ extern const struct vj_case bind_cases[];
 extern const struct vj_case mmap_cases[];
 extern const struct vj_case match_cases[];
 extern const struct vj_case match2_cases[];
+extern const struct vj_case group_cases[];
 extern const struct vj_case ring_cases[];
 extern const struct vj_case driver_cases[];
 extern const struct vj_case hostile_cases[];

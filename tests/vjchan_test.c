@@ -33,6 +33,7 @@ static const struct vj_case *const groups[] = {
 	mmap_cases,
 	match_cases,
 	match2_cases,
+	group_cases,
 	ring_cases,
 	driver_cases,
 	hostile_cases,
