@@ -113,6 +113,7 @@ struct msock {
 	int nmaps;		/* live mappings of it */
 	int ring;		/* RING_*: does the ring exist? */
 	struct vj_ring_req req;	/* geometry the ring has or will have */
+	struct vj_group_req group;	/* VJ_GROUP: what the bind joins */
 	size_t ring_bytes;	/* charged to the budget while ring != NO */
 	bool bound;
 	uint16_t bind_flags;	/* svj_flags it was bound with */
@@ -197,6 +198,15 @@ void expect_set_ring(struct expect *x, const struct msock *s,
 		     const struct ring_opt *o);
 void model_set_ring(struct msock *s, const struct vj_ring_req *req, int r,
 		    int err);
+/* setsockopt(VJ_GROUP): @optlen bytes at a readable optval, or NULL. */
+struct group_opt {
+	struct vj_group_req g;
+	int optlen;
+	bool null, tail_nonzero;
+};
+
+void expect_set_group(struct expect *x, const struct msock *s,
+		      const struct group_opt *o);
 void expect_socket_bad(struct expect *x, int type, int proto);
 void expect_getsockopt(struct expect *x, int level, int optname, int len,
 		       size_t size, size_t least, size_t val_room, bool len_ok);

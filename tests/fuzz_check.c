@@ -320,6 +320,14 @@ void check_getsockopt(struct msock *s, int optname, const uint8_t *buf,
 			failf("%s: geometry {%u, %u}, want {%u, %u}", opdesc,
 			      q.entries, q.buf_size, s->req.entries,
 			      s->req.buf_size);
+	} else if (optname == VJ_GROUP) {
+		struct vj_group_req g;
+
+		memcpy(&g, buf, sizeof(g));
+		if (memcmp(&g, &s->group, sizeof(g)))
+			failf("%s: group {%u, %u, %u}, want {%u, %u, 0}",
+			      opdesc, g.id, g.spread, g.pad, s->group.id,
+			      s->group.spread);
 	} else if (optname == VJ_MMAP_OFFSETS) {
 		struct vj_mmap_offsets o;
 

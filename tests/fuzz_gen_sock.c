@@ -102,6 +102,51 @@ static void do_set_ring(struct mfd *f, const struct ring_opt *o, uint8_t *val)
 		model_set_ring(s, &o->req, r, e);
 }
 
+/*
+ * setsockopt(VJ_GROUP): a few group ids so that binds meet their groups,
+ * every rule and one past them, and the option's own length errors.  The
+ * option ends at the guard page, so a longer optlen would fault: the tail
+ * is tested within it.
+ */
+static void op_set_group(struct mfd *f)
+{
+	struct msock *s = &socks[f->sock];
+	struct group_opt o = { .optlen = sizeof(o.g) };
+	uint8_t *val;
+	struct expect x;
+	int r, e, pos;
+
+	o.g.id = below(&R, 4);
+	o.g.spread = below(&R, 4);	/* 3: no such rule */
+	if (chance(&R, 5))
+		o.g.pad = 1 + below(&R, 0xffff);
+	switch (below(&R, 12)) {
+	case 0: o.optlen = below(&R, sizeof(o.g)); break;
+	case 1: o.optlen = -1; break;
+	case 2: o.optlen = sizeof(o.g) + 1 + below(&R, 64); break;
+	case 3: o.optlen = sizeof(o.g) + 1 + below(&R, 64);
+		o.tail_nonzero = true; break;
+	case 4: o.null = true; break;
+	}
+	val = guard_end - (o.optlen > (int)sizeof(o.g) ? o.optlen :
+			   (int)sizeof(o.g));
+	memset(val, 0, guard_end - val);
+	memcpy(val, &o.g, sizeof(o.g));
+	if (o.tail_nonzero) {
+		pos = sizeof(o.g) + below(&R, o.optlen - sizeof(o.g));
+		val[pos] = 1 + below(&R, 255);
+	}
+	op_begin(O_SETSOCKOPT, "setsockopt(fd %d sock %u bound %d, VJ_GROUP {%u, %u, %#x}, len %d%s%s)",
+		 f->fd, s->id, s->bound, o.g.id, o.g.spread, o.g.pad, o.optlen,
+		 o.null ? " NULL" : "", o.tail_nonzero ? " tail-nonzero" : "");
+	expect_set_group(&x, s, &o);
+	r = setsockopt(f->fd, SOL_VJCHAN, VJ_GROUP, o.null ? NULL : val,
+		       (socklen_t)o.optlen);
+	e = errno;
+	if (check(r, e, &x) && !r)
+		s->group = o.g;
+}
+
 void op_setsockopt(void)
 {
 	static const int levels[] = { 0, IPPROTO_UDP, IPPROTO_IPV6, 298, 300,
@@ -118,6 +163,10 @@ void op_setsockopt(void)
 	if (fi < 0)
 		return;
 	f = &fds[fi];
+	if (chance(&R, 12)) {
+		op_set_group(f);
+		return;
+	}
 	o.level = chance(&R, 92) ? SOL_VJCHAN : PICK(&R, levels);
 	o.optname = chance(&R, 85) ? VJ_RING : PICK(&R, names);
 	gen_geom(req);
@@ -222,9 +271,10 @@ void op_getsockopt(void)
 	s = &socks[f->sock];
 	level = chance(&R, 93) ? SOL_VJCHAN : PICK(&R, levels);
 	i = below(&R, 100);
-	optname = i < 30 ? VJ_RING : i < 60 ? VJ_MMAP_OFFSETS :
-		  i < 92 ? VJ_STATISTICS : PICK(&R, names);
+	optname = i < 30 ? VJ_RING : i < 55 ? VJ_MMAP_OFFSETS :
+		  i < 84 ? VJ_STATISTICS : i < 92 ? VJ_GROUP : PICK(&R, names);
 	size = optname == VJ_RING ? sizeof(struct vj_ring_req) :
+	       optname == VJ_GROUP ? sizeof(struct vj_group_req) :
 	       optname == VJ_MMAP_OFFSETS ? sizeof(struct vj_mmap_offsets) :
 	       optname == VJ_STATISTICS ? sizeof(struct vj_statistics) : 16;
 	/* The least optlen accepted: the structure's first size. */

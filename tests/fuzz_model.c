@@ -480,6 +480,28 @@ void model_set_ring(struct msock *s, const struct vj_ring_req *req, int r,
 	}
 }
 
+/*
+ * VJ_GROUP: the option is copied and checked whole (vjchan(7)), then
+ * refused once the channel is bound.  The fuzzed sockets are raw channels,
+ * where any id is valid.
+ */
+void expect_set_group(struct expect *x, const struct msock *s,
+		      const struct group_opt *o)
+{
+	x_init(x);
+	if (o->optlen < 0 || o->optlen < (int)sizeof(o->g)) {
+		x_must(x, EINVAL);
+	} else if (o->null) {
+		x_must(x, EFAULT);
+	} else if (o->tail_nonzero) {
+		x_must(x, E2BIG);
+	} else if (o->g.pad || o->g.spread > VJ_SPREAD_CONSUMER) {
+		x_must(x, EINVAL);
+	} else if (s->bound) {
+		x_must(x, EBUSY);
+	}
+}
+
 void expect_socket_bad(struct expect *x, int type, int proto)
 {
 	int base = type & 0xf;
@@ -513,7 +535,8 @@ void expect_getsockopt(struct expect *x, int level, int optname, int len,
 	}
 	if (!len_ok)
 		x_must(x, EFAULT);
-	if (optname < VJ_RING || optname > VJ_STATISTICS)
+	if (optname < VJ_RING || optname > VJ_GROUP ||
+	    optname == VJ_BIND_FLAGS)	/* a UDP channel socket's */
 		x_must(x, ENOPROTOOPT);
 	else if (len_ok && (len < 0 || (size_t)len < least))
 		x_must(x, EINVAL);
@@ -548,6 +571,15 @@ static void x_bind_direct(struct expect *x, uint16_t fl,
 	    (fl & VJ_BIND_FW_MASK) != VJ_BIND_FW_BYPASS)
 		return;
 	x_must(x, f->ifindex ? EOPNOTSUPP : EINVAL);
+}
+
+/* @o, bound, and @s binding with @flags are members of one group. */
+static bool same_group(const struct msock *o, const struct msock *s,
+		       uint16_t flags)
+{
+	return s->group.id && o->group.id == s->group.id &&
+	       o->group.spread == s->group.spread &&
+	       (o->bind_flags & VJ_BIND_FW_MASK) == (flags & VJ_BIND_FW_MASK);
 }
 
 void expect_bind(struct expect *x, const struct msock *s,
@@ -587,9 +619,13 @@ void expect_bind(struct expect *x, const struct msock *s,
 		x_must(x, EINVAL);
 	if (fl->ifindex && !ifindex_exists(fl->ifindex))
 		x_must(x, ENODEV);
+	/* A direct channel owns its queue alone: no group. */
+	if (s->group.id && (b->sa.svj_flags & VJ_BIND_F_DIRECT))
+		x_must(x, EINVAL);
 	for (i = 0; i < MAX_SOCKS; i++)
 		if (&socks[i] != s && socks[i].live && socks[i].bound &&
-		    !memcmp(&socks[i].flow, fl, sizeof(*fl)))
+		    !memcmp(&socks[i].flow, fl, sizeof(*fl)) &&
+		    !same_group(&socks[i], s, b->sa.svj_flags))
 			x_must(x, EADDRINUSE);
 	if (s->ring != RING_YES)
 		x_may(x, ENOMEM);
