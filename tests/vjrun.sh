@@ -11,6 +11,7 @@
 #                    carried over, non-blocking, epoll, interface
 #                    queries (ioctl), SO_RCVTIMEO, fork,
 #                    exec, sockets left alone, IPv6, errors
+#   RUN_RING_SPREAD  --entries, --buf-size and --spread reach the channels
 #   RUN_SOCAT_UDP4/6 socat UDP-LISTEN ... PIPE echoes the peer's lines
 #   RUN_IPERF3_UDP   iperf3 -s (UDP test from the peer's iperf3 -u -c)
 #   RUN_DNSMASQ_A/AAAA   dnsmasq answers dig's queries over IPv4 and IPv6,
@@ -83,6 +84,27 @@ t_check() {
 	if [ "$st" -ne 0 ] && ! grep -q '^FAIL ' <<<"$out"; then
 		fail RUN_CHECK_EXIT "exit status $st without a failed case"
 	fi
+}
+
+# RUN_RING_SPREAD: --entries, --buf-size and --spread reach both channels
+# of a reuseport group (vjrun_check --ring reads them back); an unknown
+# rule stops vjchan-run before the program runs (exit status 125).
+t_ring_spread() {
+	local out st
+	out=$(timeout -k 5 60 vjchan-run --ports 7020 --mode bypass --entries 64 \
+		--buf-size 4096 --spread consumer tests/vjrun_check --ring 7020 64 4096 2 2>&1)
+	st=$?
+	if [ "$out" != "ok RUN_RING_SPREAD" ] || [ $st -ne 0 ]; then
+		fail RUN_RING_SPREAD "exit status $st: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+		return
+	fi
+	out=$(vjchan-run --spread round-robin true 2>&1)
+	st=$?
+	if [ $st -ne 125 ] || ! grep -q "unknown spread rule 'round-robin'" <<<"$out"; then
+		fail RUN_RING_SPREAD "--spread round-robin: exit status $st: $out"
+		return
+	fi
+	ok RUN_RING_SPREAD
 }
 
 # t_socat NAME FAMILY LISTEN CONNECT PORT: socat's UDP echo (PIPE) on a
@@ -249,6 +271,7 @@ for i in $(seq 25); do
 done
 
 t_check
+t_ring_spread
 if [ -n "$missing" ]; then
 	for c in $all; do
 		fail $c "not installed:$missing (scripts/install-deps.sh)"

@@ -9,6 +9,7 @@
  * setns() and sends from an unbound (so never replaced) UDP socket.
  *
  * Ports used: PORT .. PORT+9 (selected), UNSELECTED (not selected).
+ * vjrun_check --ring ...: see t_ring_spread().
  * Interface eth0 must exist (RUN_IOCTL asks for its name).
  */
 #define _GNU_SOURCE
@@ -574,10 +575,58 @@ static int t_errors(void)
 	return 0;
 }
 
+/*
+ * vjrun_check --ring PORT ENTRIES BUF_SIZE SPREAD, under vjchan-run with
+ * --entries, --buf-size and --spread: two sockets of one reuseport group
+ * bound to PORT are channels with that ring and spread rule (case
+ * RUN_RING_SPREAD).
+ */
+static int t_ring_spread(unsigned int port, unsigned int entries,
+			 unsigned int buf_size, unsigned int spread)
+{
+	struct vj_ring_req req;
+	struct vj_group_req g;
+	socklen_t len;
+	int fd[2], i;
+
+	for (i = 0; i < 2; i++) {
+		fd[i] = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd[i] < 0)
+			return bad("socket: %s", strerror(errno));
+		set_int(fd[i], SOL_SOCKET, SO_REUSEPORT, 1);
+		if (bind_to(fd[i], "0.0.0.0", port) < 0)
+			return bad("bind member %d to port %u: %s", i, port,
+				   strerror(errno));
+		if (domain_of(fd[i]) != AF_VJCHAN)
+			return bad("member %d not replaced", i);
+		len = sizeof(req);
+		if (getsockopt(fd[i], SOL_VJCHAN, VJ_RING, &req, &len) < 0)
+			return bad("VJ_RING: %s", strerror(errno));
+		if (req.entries != entries || req.buf_size != buf_size)
+			return bad("ring {%u, %u}, not {%u, %u}", req.entries,
+				   req.buf_size, entries, buf_size);
+		len = sizeof(g);
+		if (getsockopt(fd[i], SOL_VJCHAN, VJ_GROUP, &g, &len) < 0)
+			return bad("VJ_GROUP: %s", strerror(errno));
+		if (g.id || g.spread != spread)
+			return bad("group {%u, %u}, not {0, %u}", g.id, g.spread,
+				   spread);
+	}
+	close(fd[0]);
+	close(fd[1]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "--exec-child"))
 		return exec_child(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "--ring")) {
+		report("RUN_RING_SPREAD",
+		       t_ring_spread(atoi(argv[2]), atoi(argv[3]),
+				     atoi(argv[4]), atoi(argv[5])));
+		return failed;
+	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: vjrun_check PORT UNSELECTED_PORT\n");
 		return 2;

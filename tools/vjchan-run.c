@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * vjchan-run [--ports LIST] [--mode MODE] [--entries N] [--buf-size N]
- *            [--fallback] [--verbose] [--] PROGRAM [ARGS...]
+ *            [--spread RULE] [--fallback] [--verbose] [--] PROGRAM [ARGS...]
  *
  * Runs PROGRAM with libvjchan-run.so preloaded, so that its UDP sockets
  * bound to a selected port become UDP channels (see run/run.h and
@@ -29,7 +29,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: vjchan-run [--ports LIST] [--mode MODE] [--entries N] [--buf-size N]\n"
-		"                  [--fallback] [--verbose] [--] PROGRAM [ARGS...]\n"
+		"                  [--spread RULE] [--fallback] [--verbose] [--] PROGRAM [ARGS...]\n"
 		"  -p, --ports LIST   replace UDP sockets bound to these ports: a comma\n"
 		"                     list of ports and ranges (53,5000-5010); default all\n"
 		"  -m, --mode MODE    firewall mode of the channels: filtered (default),\n"
@@ -37,6 +37,9 @@ static void usage(FILE *f)
 		"  -e, --entries N    ring entries of each channel (VJ_RING; default 256)\n"
 		"  -b, --buf-size N   bytes per ring buffer: longer datagrams are held\n"
 		"                     whole, charged to SO_RCVBUF (default 2048)\n"
+		"  -s, --spread RULE  how a reuseport group's bypass or sanctioned channels\n"
+		"                     share its datagrams (VJ_GROUP): hash (default), cpu\n"
+		"                     or consumer\n"
 		"  -f, --fallback     bind an ordinary UDP socket when no channel can be made\n"
 		"  -v, --verbose      log every replacement on standard error\n"
 		"  -h, --help         this text\n");
@@ -83,6 +86,7 @@ int main(int argc, char **argv)
 		{ "mode",	required_argument,	NULL, 'm' },
 		{ "entries",	required_argument,	NULL, 'e' },
 		{ "buf-size",	required_argument,	NULL, 'b' },
+		{ "spread",	required_argument,	NULL, 's' },
 		{ "fallback",	no_argument,		NULL, 'f' },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -93,7 +97,7 @@ int main(int argc, char **argv)
 	struct vj_run_config cfg;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+p:m:e:b:fvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:m:e:b:s:fvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			setenv(VJ_RUN_ENV_PORTS, optarg, 1);
@@ -106,6 +110,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			setenv(VJ_RUN_ENV_BUF_SIZE, optarg, 1);
+			break;
+		case 's':
+			setenv(VJ_RUN_ENV_SPREAD, optarg, 1);
 			break;
 		case 'f':
 			setenv(VJ_RUN_ENV_FALLBACK, "1", 1);

@@ -9,8 +9,10 @@
  *   VJCHAN_RUN_FALLBACK  1: bind the ordinary socket if no channel can be
  *                        made (see replace.c for when that is)
  *   VJCHAN_RUN_ENTRIES   the channels' ring entries (VJ_RING), a power of two
- *   VJCHAN_RUN_BUF_SIZE  their buffer size, a power of two: the longest
- *                        datagram a channel takes
+ *   VJCHAN_RUN_BUF_SIZE  their buffer size, a power of two: longer
+ *                        datagrams are held whole
+ *   VJCHAN_RUN_SPREAD    hash, cpu or consumer: the channels' VJ_GROUP
+ *                        spread rule; unset or empty: the kernel's default
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,6 +51,32 @@ const char *vj_run_mode_name(uint32_t mode)
 		if (modes[i].mode == mode)
 			return modes[i].name;
 	return "?";
+}
+
+static const char *const spreads[] = {
+	[VJ_SPREAD_HASH] = "hash",
+	[VJ_SPREAD_CPU] = "cpu",
+	[VJ_SPREAD_CONSUMER] = "consumer",
+};
+
+int vj_run_spread_parse(const char *name, int *spread)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(spreads) / sizeof(spreads[0]); i++) {
+		if (!strcmp(name, spreads[i])) {
+			*spread = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *vj_run_spread_name(int spread)
+{
+	if (spread < 0 || spread >= (int)(sizeof(spreads) / sizeof(spreads[0])))
+		return "?";
+	return spreads[spread];
 }
 
 /* A switch: unset, "" and "0" are off, "1" is on, anything else an error. */
@@ -97,10 +125,12 @@ static int env_pow2(const char *name, uint32_t min, uint32_t max, uint32_t *v)
 int vj_run_config_load(struct vj_run_config *cfg)
 {
 	const char *mode = getenv(VJ_RUN_ENV_MODE);
+	const char *spread = getenv(VJ_RUN_ENV_SPREAD);
 	char why[sizeof(cfg->error) - 32];
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = VJ_BIND_FW_FILTERED;
+	cfg->spread = -1;
 	if (vj_run_ports_parse(&cfg->ports, getenv(VJ_RUN_ENV_PORTS),
 			       why, sizeof(why)) < 0) {
 		snprintf(cfg->error, sizeof(cfg->error), "%s: %s",
@@ -136,6 +166,12 @@ int vj_run_config_load(struct vj_run_config *cfg)
 		snprintf(cfg->error, sizeof(cfg->error),
 			 "%s must be a power of two from %d to %d",
 			 VJ_RUN_ENV_BUF_SIZE, VJ_BUF_MIN_SIZE, VJ_BUF_MAX_SIZE);
+		goto bad;
+	}
+	if (spread && *spread && vj_run_spread_parse(spread, &cfg->spread) < 0) {
+		snprintf(cfg->error, sizeof(cfg->error),
+			 "%s: unknown spread rule '%.40s' (hash, cpu or consumer)",
+			 VJ_RUN_ENV_SPREAD, spread);
 		goto bad;
 	}
 	return 0;

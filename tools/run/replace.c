@@ -5,8 +5,9 @@
  *
  *   1. socket(AF_VJCHAN, SOCK_DGRAM, VJ_PROTO_UDP4 or _UDP6), non-blocking
  *      if the program's descriptor is (O_NONBLOCK);
- *   2. the firewall mode: setsockopt(SOL_VJCHAN, VJ_BIND_FLAGS), and the
- *      ring's geometry (VJ_RING) if one was given;
+ *   2. the firewall mode: setsockopt(SOL_VJCHAN, VJ_BIND_FLAGS), the
+ *      ring's geometry (VJ_RING) and the spread rule of the program's
+ *      reuseport groups (VJ_GROUP) if they were given;
  *   3. the options the program set (options.c);
  *   4. bind() with the program's address;
  *   5. dup3() onto the program's descriptor, with O_CLOEXEC if it had
@@ -86,6 +87,14 @@ int vj_run_replace(const struct vj_run_config *cfg, int fd, int family,
 		step = "set the ring";
 		what = "";
 		if (setsockopt(ch, SOL_VJCHAN, VJ_RING, &req, sizeof(req)) < 0)
+			goto close_channel;
+	}
+	if (cfg->spread >= 0) {
+		struct vj_group_req g = { .spread = cfg->spread };
+
+		step = "set the spread rule";
+		what = vj_run_spread_name(cfg->spread);
+		if (setsockopt(ch, SOL_VJCHAN, VJ_GROUP, &g, sizeof(g)) < 0)
 			goto close_channel;
 	}
 	step = "carry over";

@@ -38,6 +38,7 @@
 #define VJ_RUN_ENV_FALLBACK	"VJCHAN_RUN_FALLBACK"
 #define VJ_RUN_ENV_ENTRIES	"VJCHAN_RUN_ENTRIES"
 #define VJ_RUN_ENV_BUF_SIZE	"VJCHAN_RUN_BUF_SIZE"
+#define VJ_RUN_ENV_SPREAD	"VJCHAN_RUN_SPREAD"
 
 /* The library's file name, beside the launcher or under ../lib/vjchan. */
 #define VJ_RUN_LIB_NAME		"libvjchan-run.so"
@@ -60,7 +61,9 @@ struct vj_run_ports {
  * @fallback: bind the ordinary socket when no channel can be made
  * @entries: VJ_RING entries of each channel, 0 for the kernel's default
  * @buf_size: VJ_RING buf_size, 0 for the kernel's default; a datagram
- *	longer than the buffer is dropped (counted in rx_udp_malformed)
+ *	longer than the buffer is held whole, charged to SO_RCVBUF
+ * @spread: the VJ_GROUP spread rule (VJ_SPREAD_*) of each channel, or -1
+ *	to leave the kernel's default
  * @error: the configuration is invalid: every bind() of a UDP socket
  *	fails with EINVAL and this message is printed
  */
@@ -71,6 +74,7 @@ struct vj_run_config {
 	bool			fallback;
 	uint32_t		entries;
 	uint32_t		buf_size;
+	int			spread;
 	char			error[256];
 };
 
@@ -82,6 +86,8 @@ bool vj_run_port_selected(const struct vj_run_ports *p, unsigned int port);
 /* config.c */
 int vj_run_mode_parse(const char *name, uint32_t *mode);
 const char *vj_run_mode_name(uint32_t mode);
+int vj_run_spread_parse(const char *name, int *spread);
+const char *vj_run_spread_name(int spread);
 int vj_run_config_load(struct vj_run_config *cfg);
 
 /* log.c */
