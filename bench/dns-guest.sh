@@ -48,6 +48,10 @@ srv_install || exit 1
 dev=$(bench_by_mac 52:54:00:12:35:01) || exit 1
 ip link set lo up
 ip addr add $here/24 dev "$dev"
+# RPS: the flows of the one receive queue spread over every vCPU.
+if [ "${BENCH_DNS_RPS:-0}" = 1 ]; then
+	printf '%x' $(((1 << $(nproc)) - 1)) >"/sys/class/net/$dev/queues/rx-0/rps_cpus" || exit 1
+fi
 ip link set "$dev" up
 
 # busy and total jiffies of all CPUs, then the user (with nice), system
@@ -139,6 +143,10 @@ for srv in $servers; do
 				if [ "$how" = plain ]; then
 					# shellcheck disable=SC2086
 					$cmd >"$dir/out" 2>&1 &
+				elif [ "$how" = cpu ] || [ "$how" = consumer ]; then
+					# Bypass channels spread by that VJ_GROUP rule.
+					# shellcheck disable=SC2086
+					vjchan-run --mode bypass --spread "$how" --ports 53 $cmd >"$dir/out" 2>&1 &
 				else
 					# shellcheck disable=SC2086
 					vjchan-run --mode "$how" --ports 53 $cmd >"$dir/out" 2>&1 &

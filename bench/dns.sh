@@ -26,8 +26,13 @@
 # calls), and the guest's user, system and softirq columns (the receive
 # and transmit work done in softirq lands in softirq_us, or in none when
 # it interrupted the idle task).
-# Knobs: BENCH_DNS_SERVERS, BENCH_DNS_WORKERS, BENCH_DNS_HOWS,
-# BENCH_DNS_RUNS, BENCH_DNS_SECONDS, BENCH_DNS_SMP [2].  The medians per
+# Knobs: BENCH_DNS_SERVERS, BENCH_DNS_WORKERS, BENCH_DNS_HOWS [plain
+# filtered bypass; also cpu and consumer: bypass channels whose reuseport
+# groups spread by that VJ_GROUP rule, vjchan-run --spread],
+# BENCH_DNS_RUNS, BENCH_DNS_SECONDS, BENCH_DNS_SMP [2], BENCH_DNS_RPS [0;
+# 1: receive packet steering spreads the flows of the guest NIC's one
+# receive queue over every vCPU, so that more than one CPU takes queries
+# in].  The medians per
 # cell and their ratios to the same server run plainly go to stdout and
 # bench/out/dns/summary.md.
 #
@@ -48,6 +53,8 @@ csv=${1:-$bench_dir/results/dns.csv}
 secs=${BENCH_DNS_SECONDS:-8}
 smp=${BENCH_DNS_SMP:-2}
 syscalls=${BENCH_DNS_SYSCALLS:-0}
+rps=0
+[ "${BENCH_DNS_RPS:-0}" != 1 ] || rps=1
 tcg=${BENCH_TCG_THREADS:-multi}
 [ "$syscalls" != 1 ] || tcg=${BENCH_TCG_THREADS:-single}
 sys_csv=${csv%.csv}-syscalls.csv
@@ -90,7 +97,7 @@ ip netns exec "$ns" "$bench_top/scripts/vm.sh" --smp "$smp" \
 	--timeout $((cells * (secs + 25) + 180)) \
 	--out "$out/vm" --quiet-boot \
 	--netdev-extra "-netdev tap,id=dn,ifname=$tap,script=no,downscript=no -device virtio-net-pci,netdev=dn,mac=52:54:00:12:35:01,romfile=" \
-	-- "BENCH_DNS_SERVERS='$srvs' BENCH_DNS_WORKERS='$wks' BENCH_DNS_HOWS='$hows' BENCH_DNS_RUNS=$runs BENCH_DNS_SYSCALLS=$syscalls bash bench/dns-guest.sh" \
+	-- "BENCH_DNS_SERVERS='$srvs' BENCH_DNS_WORKERS='$wks' BENCH_DNS_HOWS='$hows' BENCH_DNS_RUNS=$runs BENCH_DNS_SYSCALLS=$syscalls BENCH_DNS_RPS=$rps bash bench/dns-guest.sh" \
 	>"$out/vm.log" 2>&1 &
 vmpid=$!
 
