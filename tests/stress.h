@@ -37,7 +37,7 @@
 #define NGROUPS		4	/* consumer threads alive at once */
 #define NSENDERS	2
 #define MAGIC		0x564a5354u	/* "VJST" */
-#define QUIESCE_MS	3000	/* see quiesce_wait() */
+#define QUIESCE_MS	10000	/* see quiesce_wait() */
 #define QUIESCE_MAX_MS	60000
 
 /* The payload of our own datagrams; the pattern byte i is seq + i. */
@@ -117,7 +117,7 @@ extern atomic_ullong tx_ok[NSENDERS], tx_err[NSENDERS], inj_writes,
 		     inj_enobufs, ring_bad;
 extern atomic_int sender_cpu[NSENDERS];
 extern atomic_int quiesce_timed_out;
-extern atomic_llong quiesce_queued_max;
+extern atomic_llong quiesce_queued_max, quiesce_sock_max;
 extern atomic_ullong quiesce_longest_ms;
 struct port *port_at(int i);	/* ports, then uports */
 
@@ -159,6 +159,8 @@ void check_pool(const long long *before, const long long *after,
 		const struct totals *t, long long injected);
 long long softnet_drops(void);
 long long softnet_queued(void);
+long long udp_queued(int fd);
+long long stack_queue_held(void);
 int report_fails(void);
 
 #endif /* _VJ_STRESS_H */

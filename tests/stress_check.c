@@ -20,7 +20,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
+#include <linux/sock_diag.h>
 
 #include "lib/pattern.h"
 #include "lib/pkt.h"
@@ -354,6 +356,34 @@ long long softnet_queued(void)
 			sum = (sum < 0 ? 0 : sum) + v[11];
 	fclose(f);
 	return sum;
+}
+
+/*
+ * Driver-API frames in vjchan's stack queue, waiting for its work item to
+ * hand them to the stack; -1 if unknown.
+ */
+long long stack_queue_held(void)
+{
+	long long v[P_NR];
+
+	if (pool_read(v))
+		return -1;
+	return v[P_DEFRX] - v[P_DEFSTACK] - v[P_DEFNOMEM];
+}
+
+/*
+ * Bytes in @fd's receive queue (SO_MEMINFO's rmem_alloc): datagrams the
+ * stack delivered that the drainer has not read yet; -1 if unknown.
+ */
+long long udp_queued(int fd)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mi);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) ||
+	    len <= SK_MEMINFO_RMEM_ALLOC * sizeof(mi[0]))
+		return -1;
+	return mi[SK_MEMINFO_RMEM_ALLOC];
 }
 
 /* Prints the verdict line; the exit status. */

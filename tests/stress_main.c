@@ -47,7 +47,7 @@ atomic_ullong tx_ok[NSENDERS], tx_err[NSENDERS], inj_writes, inj_enobufs,
 	      ring_bad;
 atomic_int sender_cpu[NSENDERS];
 atomic_int quiesce_timed_out;
-atomic_llong quiesce_queued_max;
+atomic_llong quiesce_queued_max, quiesce_sock_max;
 atomic_ullong quiesce_longest_ms;
 static const char *volatile phase = "setup";
 
@@ -167,9 +167,10 @@ static void print_totals(const struct totals *t, double secs,
 	       D(P_EMPTY));
 	printf("stress: variants: %llu closes with the mapping outliving the descriptor (a second bind refused meanwhile), %llu descriptors swapped for a dup()\n",
 	       U(t->late), U(t->swaps));
-	printf("stress: the longest wait for the stack or a channel to account for what was sent: %llu ms (input backlogs seen holding up to %lld packets past %d ms)\n",
-	       U(atomic_load(&quiesce_longest_ms)),
-	       (long long)atomic_load(&quiesce_queued_max), QUIESCE_MS);
+	printf("stress: the longest wait for the stack or a channel to account for what was sent: %llu ms (past %d ms, input backlogs seen holding up to %lld packets, a UDP socket up to %lld bytes the drainer had not read)\n",
+	       U(atomic_load(&quiesce_longest_ms)), QUIESCE_MS,
+	       (long long)atomic_load(&quiesce_queued_max),
+	       (long long)atomic_load(&quiesce_sock_max));
 #undef D
 #undef U
 }

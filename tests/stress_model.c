@@ -41,10 +41,14 @@ void model_sent_inj(struct port *p, uint64_t k)
  * to p, begun at @start, may go on.  A datagram sent over lo, and a frame
  * the driver API hands to the stack, waits in a CPU's input backlog until
  * that CPU's softirq gets to it; a slow (debug) kernel under this load can
- * be seconds behind.  So a wait lasts QUIESCE_MS, and beyond that as long
- * as the backlogs still hold packets, up to QUIESCE_MAX_MS: a datagram
- * still missing once the backlogs are empty was lost, not late.  After
- * one wait has timed out, the others get 100 ms (the run is failed).
+ * be seconds behind, as can vjchan's stack queue, where such frames wait
+ * for a work item; and a datagram the stack delivered to p's UDP socket
+ * waits there until the drainer thread, which may not be scheduled for as
+ * long, reads it.  So a wait lasts QUIESCE_MS, and beyond that as long as
+ * the backlogs, the stack queue or p's UDP socket still hold something, up
+ * to QUIESCE_MAX_MS: a datagram still missing once all are empty was
+ * lost, not late.  After one wait has timed out, the others get 100 ms (the run
+ * is failed).
  */
 bool quiesce_wait(const struct port *p, uint64_t start)
 {
@@ -62,6 +66,11 @@ bool quiesce_wait(const struct port *p, uint64_t start)
 	queued = softnet_queued();
 	if (queued > atomic_load(&quiesce_queued_max))
 		atomic_store(&quiesce_queued_max, queued);
+	if (queued > 0 || stack_queue_held() > 0)
+		return true;
+	queued = udp_queued(p->udp);
+	if (queued > atomic_load(&quiesce_sock_max))
+		atomic_store(&quiesce_sock_max, queued);
 	return queued > 0;
 }
 
@@ -91,13 +100,14 @@ void quiesce_stack(struct port *p)
 		}
 		if (!quiesce_wait(p, start)) {
 			if (!p->broken)
-				record_fail("port %u unbound: the stack got %llu of %llu lo datagrams, %llu of %llu driver frames, waited %d ms (input backlogs hold %lld packets)",
+				record_fail("port %u unbound: the stack got %llu of %llu lo datagrams, %llu of %llu driver frames, waited %d ms (input backlogs hold %lld packets, the stack queue %lld frames, its UDP socket %lld bytes)",
 					    p->num, (unsigned long long)lo,
 					    (unsigned long long)p->unb_lo,
 					    (unsigned long long)inj,
 					    (unsigned long long)p->unb_inj,
 					    (int)((now_ns() - start) / MSEC),
-					    softnet_queued());
+					    softnet_queued(), stack_queue_held(),
+					    udp_queued(p->udp));
 			p->broken = true;
 			atomic_store(&quiesce_timed_out, 1);
 			return;
