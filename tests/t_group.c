@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -434,6 +436,128 @@ static int t_group_udp_cpu(void)
 	return 0;
 }
 
+#define CHURN_MS	1500
+#define CHURN_MEMBERS	3
+
+struct churn_tx {
+	pthread_t th;
+	int cpu;
+	uint16_t port;
+	atomic_bool *stop;
+	uint64_t sent;
+};
+
+/* Sends to @port from @cpu, 8 flows in turn, until told to stop. */
+static void *churn_send(void *arg)
+{
+	struct churn_tx *t = arg;
+	struct sockaddr_storage dst;
+	uint8_t buf[64] = { 0 };
+	socklen_t dlen;
+	int fd[8], i;
+	uint32_t n = 0;
+
+	pin_cpu(t->cpu);
+	parse_addr(LO, t->port, &dst, &dlen);
+	for (i = 0; i < 8; i++)
+		fd[i] = udp_listen(LO, SPORT0 + 100 + t->cpu * 8 + i);
+	while (!atomic_load(t->stop)) {
+		memcpy(buf, &n, sizeof(n));
+		if (sendto(fd[n % 8], buf, sizeof(buf), 0,
+			   (struct sockaddr *)&dst, dlen) == sizeof(buf))
+			t->sent++;
+		if (!(++n % 64))
+			usleep(1000);
+	}
+	for (i = 0; i < 8; i++)
+		close(fd[i]);
+	return NULL;
+}
+
+/* Takes what @c holds, the consumer noted on this CPU. */
+static void churn_drain(struct test_chan *c)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	struct test_pkt p;
+
+	poll(&pfd, 1, 0);
+	while (chan_try(c, &p))
+		;
+}
+
+/*
+ * Members join and leave a group while both CPUs send to it: one member
+ * stays, up to CHURN_MEMBERS more are bound, polled from either CPU
+ * (VJ_SPREAD_CONSUMER follows them) and closed, often with datagrams
+ * queued.  Every datagram sent is claimed by some member or dropped on a
+ * full ring, by the hook (hook_claimed + hook_dropped), none reaches the
+ * stack, and every buffer comes back.
+ */
+static int t_group_churn(void)
+{
+	uint16_t port = tport(0);
+	struct test_chan stay, m[CHURN_MEMBERS];
+	bool open[CHURN_MEMBERS] = { false };
+	struct churn_tx tx[2];
+	atomic_bool stop = false;
+	long long claimed0, dropped0, got = 0;
+	uint64_t sent, end, joins = 0;
+	int ncpu = ncpus_online() < 2 ? 1 : 2, i, k;
+
+	claimed0 = pool_get("hook_claimed");
+	dropped0 = pool_get("hook_dropped");
+	member_open(&stay, port, 11, VJ_SPREAD_CONSUMER);
+	for (i = 0; i < ncpu; i++) {
+		tx[i] = (struct churn_tx){ .cpu = i, .port = port,
+					   .stop = &stop };
+		CHECK(!pthread_create(&tx[i].th, NULL, churn_send, &tx[i]),
+		      "pthread_create");
+	}
+	end = now_ns() + CHURN_MS * 1000000ull;
+	for (k = 0; now_ns() < end; k++) {
+		i = k % CHURN_MEMBERS;
+		pin_cpu((k / CHURN_MEMBERS) % ncpu);
+		if (open[i]) {
+			if (k % 2)
+				churn_drain(&m[i]);
+			chan_close(&m[i]);	/* often with datagrams queued */
+			open[i] = false;
+		} else {
+			member_open(&m[i], port, 11, VJ_SPREAD_CONSUMER);
+			churn_drain(&m[i]);
+			open[i] = true;
+			joins++;
+		}
+		churn_drain(&stay);
+		usleep(2000);
+	}
+	atomic_store(&stop, true);
+	for (i = 0; i < ncpu; i++)
+		pthread_join(tx[i].th, NULL);
+	for (sent = 0, i = 0; i < ncpu; i++)
+		sent += tx[i].sent;
+	/* The input backlogs may still hold some: a debug kernel is slow. */
+	end = now_ns() + 60000000000ull;
+	do {
+		got = pool_get("hook_claimed") - claimed0 +
+		      pool_get("hook_dropped") - dropped0;
+		if (got >= (long long)sent)
+			break;
+		msleep(20);
+	} while (now_ns() < end);
+	diag("%llu datagrams sent from %d CPU(s), %llu joins",
+	     (unsigned long long)sent, ncpu, (unsigned long long)joins);
+	CHECK(got == (long long)sent,
+	      "the hook claimed or dropped %lld of %llu datagrams sent", got,
+	      (unsigned long long)sent);
+	for (i = 0; i < CHURN_MEMBERS; i++)
+		if (open[i])
+			chan_close(&m[i]);
+	chan_close(&stay);
+	CHECK(pool_settled(3000), "pool buffers not all back after the closes");
+	return 0;
+}
+
 const struct vj_case group_cases[] = {
 	VJ_CASE("GROUP_OPT", t_group_opt),
 	VJ_CASE("GROUP_JOIN", t_group_join),
@@ -442,5 +566,6 @@ const struct vj_case group_cases[] = {
 	VJ_CASE("GROUP_CPU", t_group_cpu),
 	VJ_CASE("GROUP_CONSUMER", t_group_consumer),
 	VJ_CASE("GROUP_UDP_CPU", t_group_udp_cpu),
+	VJ_CASE("GROUP_CHURN", t_group_churn),
 	{ NULL }
 };
