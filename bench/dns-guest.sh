@@ -16,7 +16,8 @@
 #             softirq=J srv_user=J srv_sys=J" (busy and total jiffies of
 #             all CPUs in /proc/stat between go-K and end-K, its user,
 #             system and softirq columns, the server processes' user and
-#             system time; chan_rx: datagrams the server's channels took)
+#             system time; chan_rx: datagrams the server's channels took,
+#             chan_top: the percentage of those the busiest channel took)
 #   sys-K     with BENCH_DNS_SYSCALLS=1, before cpu-K: the server's system
 #             calls over the same window, one line per call number,
 #             "NR CALLS NS" (calls that ended in it and their summed time
@@ -128,6 +129,16 @@ chan_rx() {	# datagrams taken by the channels bound to port 53 (IPv4 only here)
 	srv_chans ipv4 53 | awk '{ n += $1 } END { print n + 0 }'
 }
 
+# chan_top "BEFORE" "AFTER": of the datagrams the channels took between the
+# two lists of srv_chans (one count per channel, in the same order), the
+# percentage the busiest channel took; empty without channels.
+chan_top() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x); split(b, y)
+		for (i = 1; i <= n; i++) { d = y[i] - x[i]; t += d; if (d > m) m = d }
+		if (t > 0) printf "%d", 100 * m / t }'
+}
+
 syscalls=${BENCH_DNS_SYSCALLS:-0}
 [ "$syscalls" != 1 ] || sys_setup || exit 1
 k=1
@@ -173,6 +184,7 @@ for srv in $servers; do
 					read -r b0 t0 u0 s0 q0 <<<"$(cpu_now)"
 					read -r su0 ss0 <<<"$(srv_now "$comm")"
 					r0=$(chan_rx)
+					c0=$(srv_chans ipv4 53 | tr '\n' ' ')
 					[ "$syscalls" != 1 ] || sys_on
 					# dnsperf starts now, not before the counts above.
 					touch "$out/armed-$k"
@@ -180,13 +192,15 @@ for srv in $servers; do
 					read -r b1 t1 u1 s1 q1 <<<"$(cpu_now)"
 					read -r su1 ss1 <<<"$(srv_now "$comm")"
 					r1=$(chan_rx)
+					c1=$(srv_chans ipv4 53 | tr '\n' ' ')
 					if [ "$syscalls" = 1 ]; then
 						sys_off "$comm" "$out/.sys-$k"
 						mv "$out/.sys-$k" "$out/sys-$k"
 					fi
 					echo "busy=$((b1 - b0)) total=$((t1 - t0)) hz=100 chan_rx=$((r1 - r0))" \
 						"user=$((u1 - u0)) sys=$((s1 - s0)) softirq=$((q1 - q0))" \
-						"srv_user=$((su1 - su0)) srv_sys=$((ss1 - ss0))" >"$out/.cpu-$k"
+						"srv_user=$((su1 - su0)) srv_sys=$((ss1 - ss0))" \
+						"chan_top=$(chan_top "$c0" "$c1")" >"$out/.cpu-$k"
 					mv "$out/.cpu-$k" "$out/cpu-$k"
 				fi
 				kill "$pid" 2>/dev/null

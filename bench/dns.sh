@@ -25,7 +25,8 @@
 # processes' user and system time (srv_user_us, srv_sys_us: its system
 # calls), and the guest's user, system and softirq columns (the receive
 # and transmit work done in softirq lands in softirq_us, or in none when
-# it interrupted the idle task).
+# it interrupted the idle task); chan_top_pct, the share of chan_rx that
+# the busiest channel (worker) took, in percent.
 # Knobs: BENCH_DNS_SERVERS, BENCH_DNS_WORKERS, BENCH_DNS_HOWS [plain
 # filtered bypass; also cpu and consumer: bypass channels whose reuseport
 # groups spread by that VJ_GROUP rule, vjchan-run --spread],
@@ -101,7 +102,7 @@ ip netns exec "$ns" "$bench_top/scripts/vm.sh" --smp "$smp" \
 	>"$out/vm.log" 2>&1 &
 vmpid=$!
 
-echo "smp,server,workers,how,run,qps,cpu_per_query_us,p50_us,p99_us,sent,completed,lost,chan_rx,srv_user_us,srv_sys_us,user_us,sys_us,softirq_us" >"$csv"
+echo "smp,server,workers,how,run,qps,cpu_per_query_us,p50_us,p99_us,sent,completed,lost,chan_rx,srv_user_us,srv_sys_us,user_us,sys_us,softirq_us,chan_top_pct" >"$csv"
 [ "$syscalls" != 1 ] ||
 	echo "smp,server,workers,how,run,call,calls,us_per_call,us_per_query" >"$sys_csv"
 vo=$out/vm
@@ -142,13 +143,13 @@ while kill -0 $vmpid 2>/dev/null; do
 	cpq = "%.1f" % (busy_s / done * 1e6) if done else ""
 	def per_q(key):
 	    return "%.1f" % (int(cpu[key]) / int(cpu["hz"]) / done * 1e6) if done else ""
-	print("%.0f,%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s" % (
+	print("%.0f,%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s" % (
 	      num("Queries per second"), cpq, pct(0.5), pct(0.99),
 	      num("Queries sent"), done, num("Queries lost"), cpu["chan_rx"],
 	      per_q("srv_user"), per_q("srv_sys"), per_q("user"), per_q("sys"),
-	      per_q("softirq")))
+	      per_q("softirq"), cpu.get("chan_top", "")))
 	PY
-	) || row=",,,,,,,,,,,,"
+	) || row=",,,,,,,,,,,,,"
 	echo "$smp,$server,$workers,$how,$run,$row" | tee -a "$csv"
 	if [ "$syscalls" = 1 ] && [ -s "$vo/sys-$k" ]; then
 		# "NR CALLS NS" per call number; x86-64 numbers of the calls a
@@ -176,18 +177,20 @@ for r in rows:
 def med(rs, k):
     v = [float(r[k]) for r in rs if r[k]]
     return statistics.median(v) if v else 0.0
-print("| server | workers | how | runs | queries/s | x plain | CPU/query us | x plain | p50 us | p99 us | lost | server user / sys / softirq us per query |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| server | workers | how | runs | queries/s | x plain | CPU/query us | x plain | p50 us | p99 us | lost | server user / sys / softirq us per query | busiest channel % |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (srv, w, how), rs in cells.items():
     b = cells.get((srv, w, "plain"), [])
     q, c = med(rs, "qps"), med(rs, "cpu_per_query_us")
     bq, bc = med(b, "qps"), med(b, "cpu_per_query_us")
     xq = "%.2f" % (q / bq) if bq and how != "plain" else ""
     xc = "%.2f" % (c / bc) if bc and how != "plain" else ""
-    print("| %s | %s | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.0f | %d | %.1f / %.1f / %.1f |" % (
+    top = med(rs, "chan_top_pct")
+    print("| %s | %s | %s | %d | %.0f | %s | %.1f | %s | %.0f | %.0f | %d | %.1f / %.1f / %.1f | %s |" % (
         srv, w, how, len(rs), q, xq, c, xc, med(rs, "p50_us"),
         med(rs, "p99_us"), sum(int(r["lost"] or 0) for r in rs),
-        med(rs, "srv_user_us"), med(rs, "srv_sys_us"), med(rs, "softirq_us")))
+        med(rs, "srv_user_us"), med(rs, "srv_sys_us"), med(rs, "softirq_us"),
+        "%.0f" % top if top else ""))
 PY
 [ "$syscalls" != 1 ] || python3 - "$sys_csv" "$smp" <<-'PY' | tee "$out/syscalls.md"
 import csv, statistics, sys
