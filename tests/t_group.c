@@ -436,6 +436,65 @@ static int t_group_udp_cpu(void)
 	return 0;
 }
 
+/*
+ * VJ_SPREAD_CONSUMER on UDP channel sockets: a receiving call notes its
+ * CPU as poll() does, so with member m reading on CPU m ^ round, what CPU
+ * n receives goes to member n ^ round, in both rounds.
+ */
+static int t_group_udp_consumer(void)
+{
+	struct vj_group_req g = { .spread = VJ_SPREAD_CONSUMER };
+	uint32_t mode = VJ_BIND_FW_BYPASS, seq, len, base = SEQ_BASE;
+	uint16_t port = tport(0);
+	int fd[2], one = 1, i, cpu, round, got;
+	char buf[16];
+
+	if (ncpus_online() < 2)
+		skip("one CPU online");
+	for (i = 0; i < 2; i++) {
+		fd[i] = udp_chan(AF_INET);
+		EXPECT_OK(setsockopt(fd[i], SOL_SOCKET, SO_REUSEPORT, &one,
+				     sizeof(one)), "SO_REUSEPORT");
+		EXPECT_OK(setsockopt(fd[i], SOL_VJCHAN, VJ_BIND_FLAGS, &mode,
+				     sizeof(mode)), "VJ_BIND_FLAGS");
+		EXPECT_OK(setsockopt(fd[i], SOL_VJCHAN, VJ_GROUP, &g,
+				     sizeof(g)), "VJ_GROUP");
+		EXPECT_OK(udp_bind_to(fd[i], "0.0.0.0", port), "bind member");
+	}
+	for (round = 0; round < 2; round++) {
+		step("round %d", round);
+		/* An empty receive is a receiving call: it notes the CPU. */
+		for (i = 0; i < 2; i++) {
+			pin_cpu(i ^ round);
+			CHECK(recv(fd[i], buf, sizeof(buf), MSG_DONTWAIT) < 0 &&
+			      errno == EAGAIN, "member %d: not empty", i);
+		}
+		for (cpu = 0; cpu < 2; cpu++) {
+			pin_cpu(cpu);
+			send_flows(port, base + cpu * NFLOWS, 1);
+		}
+		/* All is sent: reading (on CPU 1) moves nothing this round. */
+		for (i = 0; i < 2; i++) {
+			got = 0;
+			while (udp_recv_seq(fd[i], 200, &seq, &len)) {
+				cpu = (seq - base) / NFLOWS;
+				CHECK(seq >= base && cpu < 2,
+				      "member %d got seq %#x", i, seq);
+				CHECK(cpu == (i ^ round),
+				      "round %d: a datagram from CPU %d went to member %d, whose consumer is on CPU %d",
+				      round, cpu, i, i ^ round);
+				got++;
+			}
+			CHECK(got == NFLOWS, "round %d: member %d got %d of %d",
+			      round, i, got, NFLOWS);
+		}
+		base += 0x1000;
+	}
+	close(fd[0]);
+	close(fd[1]);
+	return 0;
+}
+
 #define CHURN_MS	1500
 #define CHURN_MEMBERS	3
 
@@ -566,6 +625,7 @@ const struct vj_case group_cases[] = {
 	VJ_CASE("GROUP_CPU", t_group_cpu),
 	VJ_CASE("GROUP_CONSUMER", t_group_consumer),
 	VJ_CASE("GROUP_UDP_CPU", t_group_udp_cpu),
+	VJ_CASE("GROUP_UDP_CONSUMER", t_group_udp_consumer),
 	VJ_CASE("GROUP_CHURN", t_group_churn),
 	{ NULL }
 };
