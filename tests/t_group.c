@@ -381,6 +381,22 @@ static int t_group_consumer(void)
 	return 0;
 }
 
+/* An unbound bypass UDP channel with SO_REUSEPORT and rule @spread. */
+static int udp_member(uint16_t spread)
+{
+	struct vj_group_req g = { .spread = spread };
+	uint32_t mode = VJ_BIND_FW_BYPASS;
+	int fd = udp_chan(AF_INET), one = 1;
+
+	EXPECT_OK(setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)),
+		  "SO_REUSEPORT");
+	EXPECT_OK(setsockopt(fd, SOL_VJCHAN, VJ_BIND_FLAGS, &mode,
+			     sizeof(mode)), "VJ_BIND_FLAGS");
+	EXPECT_OK(setsockopt(fd, SOL_VJCHAN, VJ_GROUP, &g, sizeof(g)),
+		  "VJ_GROUP");
+	return fd;
+}
+
 /*
  * A UDP channel socket's rule: bypass members of one SO_REUSEPORT group
  * with VJ_SPREAD_CPU take what their CPU receives; a member with another
@@ -388,24 +404,14 @@ static int t_group_consumer(void)
  */
 static int t_group_udp_cpu(void)
 {
-	struct vj_group_req g = { .spread = VJ_SPREAD_CPU };
-	uint32_t mode = VJ_BIND_FW_BYPASS, seq, len;
 	uint16_t port = tport(0);
-	int fd[3], one = 1, i, cpu, got[2] = { 0 }, first[2] = { -1, -1 };
+	int fd[3], i, cpu, got[2] = { 0 }, first[2] = { -1, -1 };
+	uint32_t seq, len;
 
 	if (ncpus_online() < 2)
 		skip("one CPU online");
-	for (i = 0; i < 3; i++) {
-		fd[i] = udp_chan(AF_INET);
-		EXPECT_OK(setsockopt(fd[i], SOL_SOCKET, SO_REUSEPORT, &one,
-				     sizeof(one)), "SO_REUSEPORT");
-		EXPECT_OK(setsockopt(fd[i], SOL_VJCHAN, VJ_BIND_FLAGS, &mode,
-				     sizeof(mode)), "VJ_BIND_FLAGS");
-		if (i == 2)
-			g.spread = VJ_SPREAD_HASH;
-		EXPECT_OK(setsockopt(fd[i], SOL_VJCHAN, VJ_GROUP, &g,
-				     sizeof(g)), "VJ_GROUP");
-	}
+	for (i = 0; i < 3; i++)
+		fd[i] = udp_member(i == 2 ? VJ_SPREAD_HASH : VJ_SPREAD_CPU);
 	EXPECT_OK(udp_bind_to(fd[0], "0.0.0.0", port), "bind member 0");
 	EXPECT_OK(udp_bind_to(fd[1], "0.0.0.0", port), "bind member 1");
 	EXPECT_ERR(udp_bind_to(fd[2], "0.0.0.0", port), EADDRINUSE,
@@ -443,22 +449,15 @@ static int t_group_udp_cpu(void)
  */
 static int t_group_udp_consumer(void)
 {
-	struct vj_group_req g = { .spread = VJ_SPREAD_CONSUMER };
-	uint32_t mode = VJ_BIND_FW_BYPASS, seq, len, base = SEQ_BASE;
+	uint32_t seq, len, base = SEQ_BASE;
 	uint16_t port = tport(0);
-	int fd[2], one = 1, i, cpu, round, got;
+	int fd[2], i, cpu, round, got;
 	char buf[16];
 
 	if (ncpus_online() < 2)
 		skip("one CPU online");
 	for (i = 0; i < 2; i++) {
-		fd[i] = udp_chan(AF_INET);
-		EXPECT_OK(setsockopt(fd[i], SOL_SOCKET, SO_REUSEPORT, &one,
-				     sizeof(one)), "SO_REUSEPORT");
-		EXPECT_OK(setsockopt(fd[i], SOL_VJCHAN, VJ_BIND_FLAGS, &mode,
-				     sizeof(mode)), "VJ_BIND_FLAGS");
-		EXPECT_OK(setsockopt(fd[i], SOL_VJCHAN, VJ_GROUP, &g,
-				     sizeof(g)), "VJ_GROUP");
+		fd[i] = udp_member(VJ_SPREAD_CONSUMER);
 		EXPECT_OK(udp_bind_to(fd[i], "0.0.0.0", port), "bind member");
 	}
 	for (round = 0; round < 2; round++) {
