@@ -21,9 +21,14 @@
  * before the kernel copies it out for the stack, and the buffer stays
  * readable through the owner's read-only mapping afterwards.  So the owner
  * can read all traffic of the queue (it needs CAP_NET_ADMIN, as for a
- * packet socket).  And the queue receives only into buffers the owner has
- * given back: an owner that holds every buffer stops the whole receive
- * side of the queue, not only its own flow.
+ * packet socket).  An owner that holds every buffer does not stop the
+ * queue: the driver may post global buffers while it has none free
+ * (vj_direct_rx_spill()), into which the queue goes on receiving; the
+ * owner's frames that land there are copied into its ring when a buffer
+ * of its has come free, or dropped (rx_ring_full).  Which frames reach the
+ * owner's queue at all is the driver's to steer: the only queue of a
+ * single-queue device, or one queue of several to which the device's
+ * receive hash sends the owner's flow (vj_direct_flow()).
  *
  * Locking: the registry of devices, and which channel owns which device,
  * change under rtnl_lock only.
@@ -41,6 +46,7 @@
 #include "vj_flow.h"
 #include "vj_ring.h"
 #include "vj_ring_direct.h"
+#include "vj_stack.h"
 #include "vj_stats.h"
 
 /*
@@ -100,6 +106,35 @@ int vj_direct_register(struct net_device *dev, const struct vj_direct_ops *ops)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(vj_direct_register);
+
+/**
+ * vj_direct_flow - the 5-tuple of the frames a direct channel takes
+ * @d: the owner, as given to ops->attach()
+ * @f: filled in
+ *
+ * Return: 0, or -EOPNOTSUPP if the flow leaves the protocol, an address or
+ * a port unspecified or is neither UDP nor TCP: its frames have no one
+ * hash a driver could steer by.
+ */
+int vj_direct_flow(const struct vj_direct *d, struct vj_direct_flow *f)
+{
+	const struct vj_flow_entry *fe = d->fe;
+	const u8 all = VJ_M_PROTO | VJ_M_SADDR | VJ_M_SPORT | VJ_M_DADDR |
+		       VJ_M_DPORT;
+
+	if ((fe->mask & all) != all ||
+	    (fe->key.proto != IPPROTO_UDP && fe->key.proto != IPPROTO_TCP))
+		return -EOPNOTSUPP;
+	memset(f, 0, sizeof(*f));
+	f->family = fe->key.family ? AF_INET6 : AF_INET;
+	f->proto = fe->key.proto;
+	f->sport = fe->key.sport;
+	f->dport = fe->key.dport;
+	memcpy(f->saddr, fe->key.saddr, sizeof(f->saddr));
+	memcpy(f->daddr, fe->key.daddr, sizeof(f->daddr));
+	return 0;
+}
+EXPORT_SYMBOL_GPL(vj_direct_flow);
 
 static void vj_direct_detach(struct vj_direct_dev *dd)
 {
@@ -328,6 +363,64 @@ put:
 	vj_ring_direct_put(ring, id);
 }
 EXPORT_SYMBOL_GPL(vj_direct_rx);
+
+/**
+ * vj_direct_rx_spill - a global buffer posted to the owner's queue came back
+ * @d: the owner
+ * @napi: the driver's NAPI instance, whose poll is running
+ * @buf: from vj_gbuf_get(), @buf->len set to the frame's length
+ * @res: counts what became of the frame
+ *
+ * A driver tops the owner's queue up with a few global buffers while the
+ * owner has no buffer free (it holds them all), so that the queue never
+ * runs dry.  A frame of the channel's flow that lands in one is copied
+ * into a buffer of the owner's come free since and published
+ * (res->direct), or dropped if there is none (res->dropped, counted in the
+ * channel's rx_ring_full); any other frame goes to the stack in an skb
+ * built around @buf (res->stack), as from vj_napi_rx_batch().  Global
+ * buffers are never mapped to user space: the whole frame is classified
+ * where it lies.  Consumes @buf.
+ */
+void vj_direct_rx_spill(struct vj_direct *d, struct napi_struct *napi,
+			struct vj_gbuf *buf, struct vj_rx_result *res)
+{
+	struct vj_ring *ring = d->ring;
+	__be16 proto;
+	bool mine;
+	int id;
+
+	if (unlikely(!buf->dev || buf->len > buf->size ||
+		     buf->len < ETH_HLEN)) {
+		res->dropped++;
+		vj_gbuf_put(buf);
+		return;
+	}
+	rcu_read_lock();
+	mine = vj_classify_frame(buf->dev, buf->data, buf->len, buf->len,
+				 &proto) == d->fe;
+	rcu_read_unlock();
+	if (!mine) {
+		vj_stack_napi_rx(napi, buf, res);
+		return;
+	}
+	id = vj_ring_direct_get(ring);
+	if (id >= 0 && buf->len <= ring->buf_size) {
+		memcpy(vj_ring_direct_addr(ring, id), buf->data, buf->len);
+		if (!vj_ring_direct_publish(ring, id, 0, buf->len,
+					    buf->dev->ifindex, proto)) {
+			res->direct++;
+			d->wake = true;
+			vj_gbuf_put(buf);
+			return;
+		}
+	}
+	if (id >= 0)
+		vj_ring_direct_put(ring, id);
+	vj_ring_count_drops(ring, 1);
+	res->dropped++;
+	vj_gbuf_put(buf);
+}
+EXPORT_SYMBOL_GPL(vj_direct_rx_spill);
 
 /**
  * vj_direct_rx_done - end of a NAPI poll: wake the consumer if it has frames

@@ -106,7 +106,15 @@ void vj_napi_rx_batch(struct napi_struct *napi, struct vj_gbuf **bufs,
  * In the NAPI poll, each completed buffer goes to vj_direct_rx(), which
  * publishes a frame of the channel's flow in place or copies any other frame
  * into an skb for the stack, then vj_direct_rx_done() once per poll.
+ * While vj_direct_get() has nothing (the owner holds every buffer), a
+ * driver may post a few global buffers to the queue instead, so that the
+ * queue never stops for the other flows it receives; each comes back
+ * through vj_direct_rx_spill().
  * Buffers are at most a page and never cross a page boundary.
+ * A driver with several receive queues gives the owner one of them and
+ * steers the owner's flow there: vj_direct_flow() says which frames those
+ * are, when the flow names one protocol (UDP or TCP), both addresses and
+ * both ports, so that the device's receive hash of them is known.
  */
 struct vj_direct;
 
@@ -115,7 +123,26 @@ struct vj_direct_ops {
 	void (*detach)(struct net_device *dev, struct vj_direct *d);
 };
 
+/**
+ * struct vj_direct_flow - the flow of a direct channel, for steering
+ * @family: AF_INET or AF_INET6
+ * @proto: IPPROTO_UDP or IPPROTO_TCP
+ * @sport: source port of its frames
+ * @dport: destination port of its frames
+ * @saddr: source address of its frames (IPv4: the first 4 bytes)
+ * @daddr: destination address of its frames (IPv4: the first 4 bytes)
+ */
+struct vj_direct_flow {
+	u8 family;
+	u8 proto;
+	__be16 sport;
+	__be16 dport;
+	u8 saddr[16];
+	u8 daddr[16];
+};
+
 int vj_direct_register(struct net_device *dev, const struct vj_direct_ops *ops);
+int vj_direct_flow(const struct vj_direct *d, struct vj_direct_flow *f);
 void vj_direct_unregister(struct net_device *dev);
 int vj_direct_get(struct vj_direct *d, struct page **page,
 		  unsigned int *offset, unsigned int *size);
@@ -123,6 +150,8 @@ void vj_direct_put(struct vj_direct *d, unsigned int id);
 void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 		  unsigned int id, unsigned int off, unsigned int len,
 		  struct vj_rx_result *res);
+void vj_direct_rx_spill(struct vj_direct *d, struct napi_struct *napi,
+			struct vj_gbuf *buf, struct vj_rx_result *res);
 void vj_direct_rx_done(struct vj_direct *d);
 
 #endif /* _VJCHAN_DRIVER_H */

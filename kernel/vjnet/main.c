@@ -36,17 +36,54 @@ static bool vjnet_fail_reinit;
 module_param_named(fail_reinit, vjnet_fail_reinit, bool, 0644);
 MODULE_PARM_DESC(fail_reinit, "test: fail the next device reset, leaving it broken");
 
-/* Fill the receive queue and start NAPI. */
+/*
+ * Fill every receive queue and start every pair's NAPI, also of pairs not
+ * in use (ethtool -L): the device fills none of their buffers until they
+ * are.
+ */
 static void vjnet_up(struct vjnet_priv *vi)
 {
-	if (!vjnet_rx_fill(vi, GFP_KERNEL))
-		schedule_delayed_work(&vi->refill, 0);
-	/* Before NAPI runs: the queue is the poll's once it may. */
-	virtqueue_enable_cb(vi->rvq);
-	napi_enable(&vi->napi);
-	local_bh_disable();
-	napi_schedule(&vi->napi);
-	local_bh_enable();
+	unsigned int i;
+
+	for (i = 0; i < vi->max_pairs; i++) {
+		struct vjnet_queue *q = &vi->q[i];
+
+		if (!vjnet_rx_fill(q, GFP_KERNEL))
+			schedule_delayed_work(&q->refill, 0);
+		/* Before NAPI runs: the queue is the poll's once it may. */
+		virtqueue_enable_cb(q->rvq);
+		napi_enable(&q->napi);
+		local_bh_disable();
+		napi_schedule(&q->napi);
+		local_bh_enable();
+	}
+}
+
+/* Stop every pair's NAPI and refill work. */
+static void vjnet_down(struct vjnet_priv *vi)
+{
+	unsigned int i;
+
+	for (i = 0; i < vi->max_pairs; i++) {
+		struct vjnet_queue *q = &vi->q[i];
+
+		cancel_delayed_work_sync(&q->refill);
+		napi_disable(&q->napi);
+		/* A refill scheduled by the last poll. */
+		cancel_delayed_work_sync(&q->refill);
+	}
+}
+
+/* Device reset: every buffer back to its owner, every skb freed. */
+static void vjnet_free_unused(struct vjnet_priv *vi)
+{
+	unsigned int i;
+
+	for (i = 0; i < vi->max_pairs; i++) {
+		vjnet_rx_free_unused(&vi->q[i]);
+		vjnet_tx_free_unused(&vi->q[i]);
+		vi->q[i].direct = NULL;
+	}
 }
 
 static int vjnet_open(struct net_device *dev)
@@ -69,10 +106,7 @@ static int vjnet_stop(struct net_device *dev)
 	/* vjnet_reinit() stopped NAPI of a broken device already. */
 	if (vi->broken)
 		return 0;
-	cancel_delayed_work_sync(&vi->refill);
-	napi_disable(&vi->napi);
-	/* A refill scheduled by the last poll. */
-	cancel_delayed_work_sync(&vi->refill);
+	vjnet_down(vi);
 	return 0;
 }
 
@@ -113,21 +147,42 @@ static void vjnet_config_changed(struct virtio_device *vdev)
 	schedule_work(&vi->config_work);
 }
 
+/*
+ * The device's queues: a receive and a transmit queue per pair it has
+ * (vi->dev_pairs; vjnet uses the first vi->max_pairs), then the control
+ * queue if negotiated.
+ */
 static int vjnet_find_vqs(struct vjnet_priv *vi)
 {
-	struct virtqueue_info vqs_info[2] = {
-		{ "input", vjnet_rx_done },
-		{ "output", vjnet_tx_done },
-	};
-	struct virtqueue *vqs[2];
-	int err;
+	unsigned int i, n = 2 * vi->dev_pairs + !!vi->has_cvq;
+	struct virtqueue_info *info;
+	struct virtqueue **vqs;
+	int err = -ENOMEM;
 
-	err = virtio_find_vqs(vi->vdev, 2, vqs, vqs_info, NULL);
+	info = kcalloc(n, sizeof(*info), GFP_KERNEL);
+	vqs = kcalloc(n, sizeof(*vqs), GFP_KERNEL);
+	if (!info || !vqs)
+		goto out_free;
+	for (i = 0; i < vi->max_pairs; i++) {
+		info[2 * i].name = vi->q[i].rx_name;
+		info[2 * i].callback = vjnet_rx_done;
+		info[2 * i + 1].name = vi->q[i].tx_name;
+		info[2 * i + 1].callback = vjnet_tx_done;
+	}
+	if (vi->has_cvq)
+		info[n - 1].name = "control";
+	err = virtio_find_vqs(vi->vdev, n, vqs, info, NULL);
 	if (err)
-		return err;
-	vi->rvq = vqs[0];
-	vi->svq = vqs[1];
-	return 0;
+		goto out_free;
+	for (i = 0; i < vi->max_pairs; i++) {
+		vi->q[i].rvq = vqs[2 * i];
+		vi->q[i].svq = vqs[2 * i + 1];
+	}
+	vi->cvq = vi->has_cvq ? vqs[n - 1] : NULL;
+out_free:
+	kfree(vqs);
+	kfree(info);
+	return err;
 }
 
 /**
@@ -136,12 +191,13 @@ static int vjnet_find_vqs(struct vjnet_priv *vi)
  *
  * For when the receive queue alone could not be reset (a failed direct
  * detach): NAPI and transmit stop, the device is reset, every buffer still
- * posted goes back to its owner (the direct channel, while vi->direct is
- * still set, or the pool) and every skb not yet sent is freed; then the
- * features are negotiated and the queues made again, as at probe, the
- * receive queue is filled from the global pool, and NAPI and transmit run
- * again.  If the device does not come back, it is marked broken: it stays
- * down, with nothing posted, until vjnet is unbound from it.
+ * posted goes back to its owner (the direct channel whose queue it is, or
+ * the pool) and every skb not yet sent is freed; then the features are
+ * negotiated and the queues made again, as at probe, the pairs in use set
+ * again (steered for no direct channel), every receive queue is filled
+ * from the global pool, and NAPI and transmit run again.  If the device
+ * does not come back, it is marked broken: it stays down, with nothing
+ * posted, until vjnet is unbound from it.
  * Context: rtnl_lock held.  Return: 0 or the error.
  */
 static int vjnet_reinit(struct vjnet_priv *vi)
@@ -156,15 +212,10 @@ static int vjnet_reinit(struct vjnet_priv *vi)
 	netif_tx_lock_bh(dev);
 	netif_device_detach(dev);
 	netif_tx_unlock_bh(dev);
-	if (running) {
-		cancel_delayed_work_sync(&vi->refill);
-		napi_disable(&vi->napi);
-		cancel_delayed_work_sync(&vi->refill);
-	}
+	if (running)
+		vjnet_down(vi);
 	virtio_reset_device(vdev);
-	vjnet_rx_free_unused(vi);
-	vjnet_tx_free_unused(vi);
-	vi->direct = NULL;
+	vjnet_free_unused(vi);
 	vdev->config->del_vqs(vdev);
 
 	virtio_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
@@ -186,6 +237,13 @@ static int vjnet_reinit(struct vjnet_priv *vi)
 	if (err)
 		goto err_broken;
 	virtio_device_ready(vdev);
+	if (vjnet_steer(vi, vi->pairs, NULL)) {
+		/* After a reset the device uses one pair. */
+		netdev_err(dev, "%u queue pairs refused, using 1\n", vi->pairs);
+		WRITE_ONCE(vi->pairs, 1);
+		netif_set_real_num_tx_queues(dev, 1);
+		netif_set_real_num_rx_queues(dev, 1);
+	}
 	if (running)
 		vjnet_up(vi);
 	netif_device_attach(dev);
@@ -199,41 +257,135 @@ err_broken:
 	return err;
 }
 
-static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
+/*
+ * Take back what @q posted of the channel that owns it and return it to
+ * global buffers; if the queue cannot be reset alone, reset the device.
+ */
+static void vjnet_direct_release(struct vjnet_priv *vi, struct vjnet_queue *q)
 {
-	struct vjnet_priv *vi = netdev_priv(dev);
-
-	if (!virtio_has_feature(vi->vdev, VIRTIO_F_RING_RESET))
-		return -EOPNOTSUPP;
-	/* No queues, NAPI disabled: vjnet_reinit() failed. */
-	if (vi->broken)
-		return -EIO;
-	return vjnet_rx_switch(vi, d);
-}
-
-static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
-{
-	struct vjnet_priv *vi = netdev_priv(dev);
 	int err;
 
-	if (!vjnet_rx_switch(vi, NULL))
+	if (!vjnet_rx_switch(q, NULL))
 		return;
 	/*
 	 * The channel's buffers must not stay with the device: reset it
 	 * whole, which gives them back, and bring it up again on global
 	 * buffers.
 	 */
-	netdev_err(dev, "receive queue reset failed, resetting the device\n");
+	netdev_err(vi->dev, "receive queue reset failed, resetting the device\n");
 	err = vjnet_reinit(vi);
 	if (err)
-		netdev_err(dev, "device reset failed (%d): down until unbound\n",
+		netdev_err(vi->dev, "device reset failed (%d): down until unbound\n",
 			   err);
+}
+
+/*
+ * A channel binds direct: it gets the last queue in use, the only one of a
+ * device with one pair in use; with more, the device must steer the
+ * channel's flow there (ctrl.c), and every other queue keeps serving the
+ * stack.
+ */
+static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+	struct vjnet_queue *q;
+	struct vj_direct_flow f;
+	int err;
+
+	if (!virtio_has_feature(vi->vdev, VIRTIO_F_RING_RESET))
+		return -EOPNOTSUPP;
+	/* No queues, NAPI disabled: vjnet_reinit() failed. */
+	if (vi->broken)
+		return -EIO;
+	if (vi->pairs > 1 && (!vi->has_rss || vj_direct_flow(d, &f)))
+		return -EOPNOTSUPP;
+	q = &vi->q[vi->pairs - 1];
+	err = vjnet_rx_switch(q, d);
+	if (err || vi->pairs == 1)
+		return err;
+	err = vjnet_steer(vi, vi->pairs, d);
+	if (err)
+		vjnet_direct_release(vi, q);
+	return err;
+}
+
+static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < vi->max_pairs; i++) {
+		if (vi->q[i].direct != d)
+			continue;
+		/* Steer the queue's share of flows back to it first. */
+		if (vi->pairs > 1) {
+			err = vjnet_steer(vi, vi->pairs, NULL);
+			if (err)
+				netdev_err(dev, "steering back refused (%d)\n",
+					   err);
+		}
+		vjnet_direct_release(vi, &vi->q[i]);
+		return;
+	}
 }
 
 static const struct vj_direct_ops vjnet_direct_ops = {
 	.attach = vjnet_direct_attach,
 	.detach = vjnet_direct_detach,
 };
+
+/* The pairs' state, before the queues are found. */
+static int vjnet_queues_init(struct vjnet_priv *vi)
+{
+	unsigned int i;
+
+	vi->q = kcalloc(vi->max_pairs, sizeof(*vi->q), GFP_KERNEL);
+	if (!vi->q)
+		return -ENOMEM;
+	for (i = 0; i < vi->max_pairs; i++) {
+		struct vjnet_queue *q = &vi->q[i];
+
+		q->vi = vi;
+		q->index = i;
+		snprintf(q->rx_name, sizeof(q->rx_name), "input.%u", i);
+		snprintf(q->tx_name, sizeof(q->tx_name), "output.%u", i);
+		u64_stats_init(&q->rx_stats.syncp);
+		u64_stats_init(&q->tx_stats.syncp);
+		INIT_DELAYED_WORK(&q->refill, vjnet_refill_work);
+		netif_napi_add(vi->dev, &q->napi, vjnet_poll);
+	}
+	return 0;
+}
+
+static void vjnet_queues_free(struct vjnet_priv *vi)
+{
+	unsigned int i;
+
+	for (i = 0; i < vi->max_pairs; i++)
+		netif_napi_del(&vi->q[i].napi);
+	kfree(vi->q);
+	kfree(vi->ctrl);
+}
+
+/* Use one pair per CPU, at most all the device has. */
+static int vjnet_pairs_init(struct vjnet_priv *vi)
+{
+	u16 pairs = min_t(u16, vi->max_pairs, num_online_cpus());
+	int err;
+
+	err = vjnet_steer(vi, pairs, NULL);
+	if (err) {
+		netdev_warn(vi->dev, "%u queue pairs refused (%d), using 1\n",
+			    pairs, err);
+		pairs = 1;
+	}
+	WRITE_ONCE(vi->pairs, pairs);
+	err = netif_set_real_num_tx_queues(vi->dev, pairs);
+	if (!err)
+		err = netif_set_real_num_rx_queues(vi->dev, pairs);
+	return err;
+}
 
 static int vjnet_probe(struct virtio_device *vdev)
 {
@@ -247,7 +399,7 @@ static int vjnet_probe(struct virtio_device *vdev)
 	if (!virtio_has_feature(vdev, VIRTIO_F_VERSION_1))
 		return -ENODEV;
 
-	dev = alloc_etherdev(sizeof(*vi));
+	dev = alloc_etherdev_mqs(sizeof(*vi), VJNET_MAX_PAIRS, VJNET_MAX_PAIRS);
 	if (!dev)
 		return -ENOMEM;
 	SET_NETDEV_DEV(dev, &vdev->dev);
@@ -260,12 +412,15 @@ static int vjnet_probe(struct virtio_device *vdev)
 	vi = netdev_priv(dev);
 	vi->vdev = vdev;
 	vi->dev = dev;
+	vi->pairs = 1;
 	vdev->priv = vi;
-	u64_stats_init(&vi->rx_stats.syncp);
-	u64_stats_init(&vi->tx_stats.syncp);
-	INIT_DELAYED_WORK(&vi->refill, vjnet_refill_work);
 	INIT_WORK(&vi->config_work, vjnet_config_work);
-	netif_napi_add(dev, &vi->napi, vjnet_poll);
+	err = vjnet_ctrl_init(vi);
+	if (err)
+		goto err_free_netdev;
+	err = vjnet_queues_init(vi);
+	if (err)
+		goto err_free_queues;
 
 	if (virtio_has_feature(vdev, VIRTIO_NET_F_MAC)) {
 		virtio_cread_bytes(vdev, offsetof(struct virtio_net_config, mac),
@@ -277,11 +432,13 @@ static int vjnet_probe(struct virtio_device *vdev)
 
 	err = vjnet_find_vqs(vi);
 	if (err)
-		goto err_free_netdev;
+		goto err_free_queues;
 	virtio_device_ready(vdev);
 
 	rtnl_lock();
-	err = vj_direct_register(dev, &vjnet_direct_ops);
+	err = vjnet_pairs_init(vi);
+	if (!err)
+		err = vj_direct_register(dev, &vjnet_direct_ops);
 	rtnl_unlock();
 	if (err)
 		goto err_reset;
@@ -289,8 +446,9 @@ static int vjnet_probe(struct virtio_device *vdev)
 	if (err)
 		goto err_direct;
 	vjnet_update_carrier(vi);
-	netdev_info(dev, "vjnet on %s, %pM\n", dev_name(&vdev->dev),
-		    dev->dev_addr);
+	netdev_info(dev, "vjnet on %s, %pM, %u of %u queue pairs%s\n",
+		    dev_name(&vdev->dev), dev->dev_addr, vi->pairs,
+		    vi->max_pairs, vi->has_rss ? ", RSS" : "");
 	return 0;
 
 err_direct:
@@ -300,8 +458,9 @@ err_direct:
 err_reset:
 	virtio_reset_device(vdev);
 	vdev->config->del_vqs(vdev);
+err_free_queues:
+	vjnet_queues_free(vi);
 err_free_netdev:
-	netif_napi_del(&vi->napi);
 	free_netdev(dev);
 	return err;
 }
@@ -321,11 +480,10 @@ static void vjnet_remove(struct virtio_device *vdev)
 	virtio_reset_device(vdev);
 	/* A broken device has no queues (vjnet_reinit()). */
 	if (!vi->broken) {
-		vjnet_rx_free_unused(vi);
-		vjnet_tx_free_unused(vi);
+		vjnet_free_unused(vi);
 		vdev->config->del_vqs(vdev);
 	}
-	netif_napi_del(&vi->napi);
+	vjnet_queues_free(vi);
 	free_netdev(dev);
 }
 
@@ -337,6 +495,9 @@ static const struct virtio_device_id vjnet_id_table[] = {
 static const unsigned int vjnet_features[] = {
 	VIRTIO_NET_F_MAC,
 	VIRTIO_NET_F_STATUS,
+	VIRTIO_NET_F_CTRL_VQ,
+	VIRTIO_NET_F_MQ,
+	VIRTIO_NET_F_RSS,
 };
 
 /* No MODULE_DEVICE_TABLE(virtio, ...): udev must never load vjnet. */

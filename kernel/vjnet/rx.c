@@ -6,7 +6,7 @@
  * one vj_napi_rx_batch() (bound channels get theirs, the rest become skbs in
  * this poll without a copy), reclaims sent frames and refills the queue.
  *
- * Direct receive: while a channel owns the queue (vi->direct), it holds that
+ * Direct receive: while a channel owns a queue (q->direct), it holds that
  * channel's ring buffers instead, one scatterlist entry each (a buffer is
  * at most a page and within one), the header at offset 0 and the frame
  * behind it.  Their tokens are the buffer id shifted left with bit 0 set,
@@ -33,9 +33,9 @@ module_param_named(fail_rx_reset, vjnet_fail_rx_reset, bool, 0644);
 MODULE_PARM_DESC(fail_rx_reset, "test: fail the next direct detach's queue reset");
 
 /* Post one global buffer: header in its headroom, then VJ_GBUF_SIZE. */
-static int vjnet_rx_add(struct vjnet_priv *vi, gfp_t gfp)
+static int vjnet_rx_add(struct vjnet_queue *q, gfp_t gfp)
 {
-	struct vj_gbuf *buf = vj_gbuf_get(vi->dev);
+	struct vj_gbuf *buf = vj_gbuf_get(q->vi->dev);
 	struct scatterlist sg;
 	int err;
 
@@ -43,7 +43,7 @@ static int vjnet_rx_add(struct vjnet_priv *vi, gfp_t gfp)
 	if (!buf)
 		return -ENOMEM;
 	sg_init_one(&sg, buf->data - VJNET_HDR_LEN, VJNET_HDR_LEN + buf->size);
-	err = virtqueue_add_inbuf(vi->rvq, &sg, 1, buf, gfp);
+	err = virtqueue_add_inbuf(q->rvq, &sg, 1, buf, gfp);
 	if (err)
 		vj_gbuf_put(buf);
 	return err;
@@ -63,22 +63,48 @@ static bool vjnet_token_is_direct(void *token, unsigned int *id)
 }
 
 /* Post one buffer of the direct channel. */
-static int vjnet_rx_add_direct(struct vjnet_priv *vi, gfp_t gfp)
+static int vjnet_rx_add_direct(struct vjnet_queue *q, gfp_t gfp)
 {
 	unsigned int off, size;
 	struct scatterlist sg;
 	struct page *page;
 	int id, err;
 
-	id = vj_direct_get(vi->direct, &page, &off, &size);
+	id = vj_direct_get(q->direct, &page, &off, &size);
 	if (id < 0)
 		return id;
 	sg_init_table(&sg, 1);
 	sg_set_page(&sg, page, size, off);
-	err = virtqueue_add_inbuf(vi->rvq, &sg, 1, vjnet_direct_token(id), gfp);
+	err = virtqueue_add_inbuf(q->rvq, &sg, 1, vjnet_direct_token(id), gfp);
 	if (err)
-		vj_direct_put(vi->direct, id);
+		vj_direct_put(q->direct, id);
 	return err;
+}
+
+/* Buffers posted to the receive queue. */
+static unsigned int vjnet_rx_posted(struct vjnet_queue *q)
+{
+	return virtqueue_get_vring_size(q->rvq) - q->rvq->num_free;
+}
+
+/*
+ * QEMU's RSS in software takes a frame from the tap queue it arrived on and
+ * puts it into the receive queue its hash names; if that queue has no
+ * buffer, the frame waits on the tap queue it came from, which is read
+ * again only when the driver notifies the receive queue of the same
+ * index.  So a queue that ran dry can stop another queue's traffic until
+ * that queue is notified: after refilling a queue that was empty, vjnet
+ * notifies every other receive queue in use too.  It costs one register
+ * write per queue, and only when a queue ran dry.
+ */
+static void vjnet_rx_notify_others(struct vjnet_queue *q)
+{
+	struct vjnet_priv *vi = q->vi;
+	unsigned int i;
+
+	for (i = 0; i < READ_ONCE(vi->pairs); i++)
+		if (i != q->index)
+			virtqueue_notify(vi->q[i].rvq);
 }
 
 /*
@@ -86,36 +112,51 @@ static int vjnet_rx_add_direct(struct vjnet_priv *vi, gfp_t gfp)
  * channel) had no buffer with the queue empty: nothing will complete, so
  * someone must try again later.
  */
-bool vjnet_rx_fill(struct vjnet_priv *vi, gfp_t gfp)
+bool vjnet_rx_fill(struct vjnet_queue *q, gfp_t gfp)
 {
-	unsigned int added = 0;
+	bool was_empty = !vjnet_rx_posted(q);
+	unsigned int added = 0, spill = 0;
 	int err = 0;
 
-	while (vi->rvq->num_free) {
-		err = vi->direct ? vjnet_rx_add_direct(vi, gfp) : vjnet_rx_add(vi, gfp);
+	while (q->rvq->num_free) {
+		if (!q->direct) {
+			err = vjnet_rx_add(q, gfp);
+		} else {
+			err = vjnet_rx_add_direct(q, gfp);
+			/* The owner holds every buffer: keep the queue going. */
+			if (err == -ENOBUFS && vjnet_rx_posted(q) < VJNET_SPILL) {
+				err = vjnet_rx_add(q, gfp);
+				if (!err)
+					spill++;
+			}
+		}
 		if (err)
 			break;
 		added++;
 	}
-	u64_stats_update_begin(&vi->rx_stats.syncp);
+	u64_stats_update_begin(&q->rx_stats.syncp);
 	if (err == -ENOMEM)
-		u64_stats_inc(&vi->rx_stats.pool_empty);
-	if (vi->direct)
-		u64_stats_add(&vi->rx_stats.direct_posted, added);
-	u64_stats_update_end(&vi->rx_stats.syncp);
-	if (added)
-		virtqueue_kick(vi->rvq);
-	return virtqueue_get_vring_size(vi->rvq) != vi->rvq->num_free;
+		u64_stats_inc(&q->rx_stats.pool_empty);
+	if (q->direct)
+		u64_stats_add(&q->rx_stats.direct_posted, added - spill);
+	u64_stats_add(&q->rx_stats.spill_posted, spill);
+	u64_stats_update_end(&q->rx_stats.syncp);
+	if (added) {
+		virtqueue_kick(q->rvq);
+		if (was_empty)
+			vjnet_rx_notify_others(q);
+	}
+	return vjnet_rx_posted(q);
 }
 
 void vjnet_refill_work(struct work_struct *work)
 {
-	struct vjnet_priv *vi = container_of(to_delayed_work(work),
-					     struct vjnet_priv, refill);
+	struct vjnet_queue *q = container_of(to_delayed_work(work),
+					     struct vjnet_queue, refill);
 
 	/* The poll refills; it re-arms this work if the pool is still dry. */
 	local_bh_disable();
-	napi_schedule(&vi->napi);
+	napi_schedule(&q->napi);
 	local_bh_enable();
 }
 
@@ -124,17 +165,17 @@ void vjnet_rx_done(struct virtqueue *rvq)
 	struct vjnet_priv *vi = rvq->vdev->priv;
 
 	virtqueue_disable_cb(rvq);
-	napi_schedule(&vi->napi);
+	napi_schedule(&vi->q[rvq->index / 2].napi);
 }
 
-/* Take up to @budget completed buffers into vi->batch; counts bad ones. */
-static unsigned int vjnet_rx_collect(struct vjnet_priv *vi, int budget,
+/* Take up to @budget completed buffers into q->batch; counts bad ones. */
+static unsigned int vjnet_rx_collect(struct vjnet_queue *q, int budget,
 				     u64 *bytes)
 {
 	unsigned int n = 0, len, bad = 0;
 	struct vj_gbuf *buf;
 
-	while (n < budget && (buf = virtqueue_get_buf(vi->rvq, &len))) {
+	while (n < budget && (buf = virtqueue_get_buf(q->rvq, &len))) {
 		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
 			     len > VJNET_HDR_LEN + buf->size)) {
 			bad++;
@@ -143,44 +184,63 @@ static unsigned int vjnet_rx_collect(struct vjnet_priv *vi, int budget,
 		}
 		buf->len = len - VJNET_HDR_LEN;
 		*bytes += buf->len;
-		vi->batch[n++] = buf;
+		q->batch[n++] = buf;
 	}
 	if (bad) {
-		u64_stats_update_begin(&vi->rx_stats.syncp);
-		u64_stats_add(&vi->rx_stats.length_errors, bad);
-		u64_stats_update_end(&vi->rx_stats.syncp);
+		u64_stats_update_begin(&q->rx_stats.syncp);
+		u64_stats_add(&q->rx_stats.length_errors, bad);
+		u64_stats_update_end(&q->rx_stats.syncp);
 	}
 	return n;
 }
 
-/* Direct receive: each completed channel buffer to vj_direct_rx(). */
-static unsigned int vjnet_rx_direct(struct vjnet_priv *vi, int budget,
-				    struct vj_rx_result *res, u64 *bytes)
+/*
+ * Direct receive: each completed channel buffer to vj_direct_rx(), each
+ * spill buffer (a global one, posted while the owner had none free) to
+ * vj_direct_rx_spill().
+ */
+static unsigned int vjnet_rx_direct(struct vjnet_queue *q, int budget,
+				    struct vj_rx_result *res, u64 *bytes,
+				    unsigned int *spilled)
 {
-	unsigned int n = 0, len, id, bad = 0;
+	unsigned int n = 0, len, id, bad = 0, returned = 0;
 	void *token;
 
-	while (n < budget && (token = virtqueue_get_buf(vi->rvq, &len))) {
-		if (WARN_ON_ONCE(!vjnet_token_is_direct(token, &id))) {
-			vj_gbuf_put(token);
+	while (n < budget && (token = virtqueue_get_buf(q->rvq, &len))) {
+		if (!vjnet_token_is_direct(token, &id)) {
+			struct vj_gbuf *buf = token;
+
+			if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
+				     len > VJNET_HDR_LEN + buf->size)) {
+				bad++;
+				vj_gbuf_put(buf);
+				continue;
+			}
+			buf->len = len - VJNET_HDR_LEN;
+			*bytes += buf->len;
+			(*spilled)++;
+			vj_direct_rx_spill(q->direct, &q->napi, buf, res);
+			n++;
 			continue;
 		}
 		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN)) {
 			bad++;
-			vj_direct_put(vi->direct, id);
+			returned++;
+			vj_direct_put(q->direct, id);
 			continue;
 		}
+		returned++;
 		*bytes += len - VJNET_HDR_LEN;
-		vj_direct_rx(vi->direct, &vi->napi, id, VJNET_HDR_LEN,
+		vj_direct_rx(q->direct, &q->napi, id, VJNET_HDR_LEN,
 			     len - VJNET_HDR_LEN, res);
 		n++;
 	}
 	if (n)
-		vj_direct_rx_done(vi->direct);
-	u64_stats_update_begin(&vi->rx_stats.syncp);
-	u64_stats_add(&vi->rx_stats.length_errors, bad);
-	u64_stats_add(&vi->rx_stats.direct_returned, n + bad);
-	u64_stats_update_end(&vi->rx_stats.syncp);
+		vj_direct_rx_done(q->direct);
+	u64_stats_update_begin(&q->rx_stats.syncp);
+	u64_stats_add(&q->rx_stats.length_errors, bad);
+	u64_stats_add(&q->rx_stats.direct_returned, returned);
+	u64_stats_update_end(&q->rx_stats.syncp);
 	return n;
 }
 
@@ -189,45 +249,45 @@ static unsigned int vjnet_rx_direct(struct vjnet_priv *vi, int budget,
  * still owns NAPI (the queues are not ours to touch once it is given up:
  * an interrupt may run the next poll on another CPU at once), then give it
  * up; whatever slipped in meanwhile runs another poll.  As virtio_net's
- * virtqueue_napi_complete(), for two queues under one NAPI.
+ * virtqueue_napi_complete(), for the two queues of a pair under one NAPI.
  */
-static void vjnet_poll_complete(struct vjnet_priv *vi, unsigned int n)
+static void vjnet_poll_complete(struct vjnet_queue *q, unsigned int n)
 {
-	unsigned int opaque = virtqueue_enable_cb_prepare(vi->rvq);
-	bool tx_more = !vjnet_tx_rearm(vi);
+	unsigned int opaque = virtqueue_enable_cb_prepare(q->rvq);
+	bool tx_more = !vjnet_tx_rearm(q);
 
-	if (!napi_complete_done(&vi->napi, n)) {
+	if (!napi_complete_done(&q->napi, n)) {
 		/* Still ours (busy polling, or scheduled again). */
-		virtqueue_disable_cb(vi->rvq);
+		virtqueue_disable_cb(q->rvq);
 		return;
 	}
-	if ((tx_more || virtqueue_poll(vi->rvq, opaque)) &&
-	    napi_schedule_prep(&vi->napi)) {
-		virtqueue_disable_cb(vi->rvq);
-		__napi_schedule(&vi->napi);
+	if ((tx_more || virtqueue_poll(q->rvq, opaque)) &&
+	    napi_schedule_prep(&q->napi)) {
+		virtqueue_disable_cb(q->rvq);
+		__napi_schedule(&q->napi);
 	}
 }
 
 int vjnet_poll(struct napi_struct *napi, int budget)
 {
-	struct vjnet_priv *vi = container_of(napi, struct vjnet_priv, napi);
+	struct vjnet_queue *q = container_of(napi, struct vjnet_queue, napi);
 	struct vj_rx_result res = {};
-	struct vjnet_rx_stats *st = &vi->rx_stats;
-	unsigned int n = 0;
+	struct vjnet_rx_stats *st = &q->rx_stats;
+	unsigned int n = 0, spilled = 0;
 	u64 bytes = 0;
 
-	vjnet_tx_reclaim(vi, budget);
-	if (budget && vi->direct) {
-		n = vjnet_rx_direct(vi, budget, &res, &bytes);
-		if (!vjnet_rx_fill(vi, GFP_ATOMIC))
-			schedule_delayed_work(&vi->refill, 1);
+	vjnet_tx_reclaim(q, budget);
+	if (budget && q->direct) {
+		n = vjnet_rx_direct(q, budget, &res, &bytes, &spilled);
+		if (!vjnet_rx_fill(q, GFP_ATOMIC))
+			schedule_delayed_work(&q->refill, 1);
 	} else if (budget) {
-		n = vjnet_rx_collect(vi, min_t(int, budget, NAPI_POLL_WEIGHT),
+		n = vjnet_rx_collect(q, min_t(int, budget, NAPI_POLL_WEIGHT),
 				     &bytes);
 		if (n)
-			vj_napi_rx_batch(napi, vi->batch, n, &res);
-		if (!vjnet_rx_fill(vi, GFP_ATOMIC))
-			schedule_delayed_work(&vi->refill, HZ / 10);
+			vj_napi_rx_batch(napi, q->batch, n, &res);
+		if (!vjnet_rx_fill(q, GFP_ATOMIC))
+			schedule_delayed_work(&q->refill, HZ / 10);
 	}
 
 	u64_stats_update_begin(&st->syncp);
@@ -239,11 +299,12 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	u64_stats_add(&st->stack_bytes, res.stack_bytes);
 	u64_stats_add(&st->dropped, res.dropped);
 	u64_stats_add(&st->direct, res.direct);
+	u64_stats_add(&st->spilled, spilled);
 	u64_stats_inc(&st->polls);
 	u64_stats_update_end(&st->syncp);
 
 	if (n < budget)
-		vjnet_poll_complete(vi, n);
+		vjnet_poll_complete(q, n);
 	return n;
 }
 
@@ -251,55 +312,56 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 static void vjnet_rx_recycle(struct virtqueue *rvq, void *token)
 {
 	struct vjnet_priv *vi = rvq->vdev->priv;
+	struct vjnet_queue *q = &vi->q[rvq->index / 2];
 	unsigned int id;
 
 	if (!vjnet_token_is_direct(token, &id)) {
 		vj_gbuf_put(token);
 		return;
 	}
-	vj_direct_put(vi->direct, id);
-	u64_stats_update_begin(&vi->rx_stats.syncp);
-	u64_stats_inc(&vi->rx_stats.direct_returned);
-	u64_stats_update_end(&vi->rx_stats.syncp);
+	vj_direct_put(q->direct, id);
+	u64_stats_update_begin(&q->rx_stats.syncp);
+	u64_stats_inc(&q->rx_stats.direct_returned);
+	u64_stats_update_end(&q->rx_stats.syncp);
 }
 
 /* Device reset: give every buffer still posted back to its owner. */
-void vjnet_rx_free_unused(struct vjnet_priv *vi)
+void vjnet_rx_free_unused(struct vjnet_queue *q)
 {
 	void *token;
 
-	while ((token = virtqueue_detach_unused_buf(vi->rvq)))
-		vjnet_rx_recycle(vi->rvq, token);
+	while ((token = virtqueue_detach_unused_buf(q->rvq)))
+		vjnet_rx_recycle(q->rvq, token);
 }
 
 /*
- * Give the receive queue to @d (or back to global buffers, @d NULL): stop
- * NAPI, take every posted buffer back with a reset of the queue alone
+ * Give receive queue @q to @d (or back to global buffers, @d NULL): stop
+ * its NAPI, take every posted buffer back with a reset of that queue alone
  * (VIRTIO_F_RING_RESET), switch, refill.  Under rtnl_lock, so open and stop
  * do not run meanwhile.
  */
-int vjnet_rx_switch(struct vjnet_priv *vi, struct vj_direct *d)
+int vjnet_rx_switch(struct vjnet_queue *q, struct vj_direct *d)
 {
-	bool running = netif_running(vi->dev);
+	bool running = netif_running(q->vi->dev);
 	int err;
 
 	ASSERT_RTNL();
 	if (running)
-		napi_disable(&vi->napi);
+		napi_disable(&q->napi);
 	if (!d && READ_ONCE(vjnet_fail_rx_reset)) {	/* test hook */
 		WRITE_ONCE(vjnet_fail_rx_reset, false);
 		err = -EIO;
 	} else {
-		err = virtqueue_reset(vi->rvq, vjnet_rx_recycle, NULL);
+		err = virtqueue_reset(q->rvq, vjnet_rx_recycle, NULL);
 	}
 	if (!err)
-		vi->direct = d;
+		q->direct = d;
 	if (running) {
-		if (!vjnet_rx_fill(vi, GFP_KERNEL))
-			schedule_delayed_work(&vi->refill, 1);
-		napi_enable(&vi->napi);
+		if (!vjnet_rx_fill(q, GFP_KERNEL))
+			schedule_delayed_work(&q->refill, 1);
+		napi_enable(&q->napi);
 		local_bh_disable();
-		napi_schedule(&vi->napi);
+		napi_schedule(&q->napi);
 		local_bh_enable();
 	}
 	return err;
