@@ -47,9 +47,13 @@ userspace:
 	$(MAKE) -C tests
 
 # Host tests first (make install into a staging root; the DKMS package
-# built, installed into another and booted), then the guest suite.
+# built, installed into another and booted), then the guest suite, then
+# multi-queue vjnet in a guest of its own (tests/mq.sh: a multi-queue tap
+# in a network namespace made and deleted there; skipped without
+# /dev/net/tun).
 check: all servers lint check-parse bench-smoke check-install check-dkms
 	scripts/vm.sh --timeout 1500 -- bash tests/run-guest.sh
+	tests/mq.sh
 
 # The kernel's frame parser in user space, under AddressSanitizer: named
 # cases, then 300000 crafted frames (a few seconds; the seed is printed:
@@ -90,7 +94,9 @@ check-debug: deps userspace servers
 		$(MAKE) -C out/debug/kernel KDIR=$$VJ_KDIR && \
 		scripts/vm.sh --kernel $$VJ_VMLINUZ --moddir $$VJ_MODDIR \
 			--timeout 3000 -- \
-			'VJ_KO=out/debug/kernel bash tests/run-guest.sh'
+			'VJ_KO=out/debug/kernel bash tests/run-guest.sh' && \
+		VJ_KO=out/debug/kernel tests/mq.sh --kernel $$VJ_VMLINUZ \
+			--moddir $$VJ_MODDIR
 
 # The benchmark (not part of check: it takes 15-25 minutes), and the short
 # smoke run of every receiver that check does include.

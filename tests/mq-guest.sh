@@ -1,0 +1,285 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of tests/mq.sh: vjnet on a two-queue virtio-net device with
+# RSS (MAC 52:54:00:12:35:02, on a multi-queue tap), the peer on the other
+# side of the tap (203.0.113.1, tests/mq_peer.py) asked through $VJ_OUT.
+# The device gets 203.0.113.2/24.  Prints one line per case.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+export PATH="$top/tools:$top/tests:$PATH"
+export VJ_KO=${VJ_KO:-kernel}
+share=${VJ_OUT:?}
+peer=203.0.113.1
+here=203.0.113.2
+
+# shellcheck source=tests/netlib.sh
+. "$top/tests/netlib.sh"
+trap 'kill_bg; rm -rf "$tmp"' EXIT
+echo "<6>vjchan-tests: start" >/dev/kmsg
+
+echo 0 >"$tmp/k"
+# ask REQUEST...: the peer runs it (mq_peer.py); prints its answer line.
+# The request number lives in a file: ask runs in command substitutions.
+ask() {
+	local k
+	k=$(($(cat "$tmp/k") + 1))
+	echo $k >"$tmp/k"
+	echo "$*" >"$share/.req-$k"
+	mv "$share/.req-$k" "$share/req-$k"
+	if ! wait_file "$share/done-$k" 120; then
+		echo "err no answer to: $*"
+		return 1
+	fi
+	head -n 1 "$share/done-$k"
+}
+
+ethstat() {	# ethstat NAME: one ethtool -S counter of the device
+	ethtool -S "$dev" | sed -n "s/^ *$1: \([0-9]*\)$/\1/p"
+}
+
+# table_to Q: table entries (ethtool -x) that send to queue Q.
+table_to() {
+	ethtool -x "$dev" | awk -v q="$1" '
+		/^ *[0-9]+: / { for (i = 2; i <= NF; i++) if ($i == q) n++ }
+		END { print n + 0 }'
+}
+
+cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED"
+fail_all() {
+	local c
+	for c in $cases; do
+		fail "$c" "$1"
+	done
+	exit 0
+}
+
+# MQ_ATTACH: vjnet takes the device with both pairs and RSS; ethtool -l
+# says so, and the peer answers ping.
+t_attach() {
+	local why= nic out i
+	nic=$(ip -o link | awk -F': ' '/52:54:00:12:35:02/ { print $2 }')
+	[ -n "$nic" ] || fail_all "no NIC with MAC 52:54:00:12:35:02"
+	if ! dev=$(vjchan-ctl attach "$nic" 2>&1); then
+		fail_all "vjchan-ctl attach $nic: $dev"
+	fi
+	ip addr add $here/24 dev "$dev" && ip link set "$dev" up ||
+		fail_all "addresses on $dev"
+	out=$(ethtool -l "$dev" 2>&1)
+	[ "$(echo "$out" | awk '/^Combined:/ { print $2 }' | head -n 1)" = 2 ] ||
+		why+=" max combined not 2: $out;"
+	[ "$(echo "$out" | awk '/^Combined:/ { print $2 }' | tail -n 1)" = 2 ] ||
+		why+=" combined not 2: $out;"
+	dmesg | grep -q "vjnet on .*, 2 of 2 queue pairs, RSS" ||
+		why+=" probe: $(dmesg | grep 'vjnet on' | tail -n 1);"
+	[ "$(table_to 0)" = 64 ] && [ "$(table_to 1)" = 64 ] ||
+		why+=" table: $(table_to 0) to 0, $(table_to 1) to 1;"
+	for i in 1 2 3; do
+		out=$(ask ping $here 3)
+		[ "$out" = "ok 3" ] && break
+	done
+	[ "$out" = "ok 3" ] || why+=" peer ping: $out;"
+	if [ -n "$why" ]; then
+		ethtool -S "$dev" | grep -v ': 0$' >&2
+		ip neigh >&2
+		ip -s link show "$dev" >&2
+		fail_all "MQ_ATTACH:$why"
+	fi
+	ok MQ_ATTACH
+}
+
+# MQ_RSS_SPREAD: 64 flows from the peer land on both receive queues.
+t_rss_spread() {
+	local why= a0 a1 b0 b1 out
+	a0=$(ethstat rx0_packets) a1=$(ethstat rx1_packets)
+	out=$(ask udp $here 9700 20000 640 64)
+	[ "${out%% *}" = ok ] || why+=" peer: $out;"
+	sleep 1
+	b0=$(ethstat rx0_packets) b1=$(ethstat rx1_packets)
+	[ $((b0 - a0 + b1 - a1)) -ge 640 ] ||
+		why+=" $((b0 - a0 + b1 - a1)) of 640 received;"
+	[ $((b0 - a0)) -ge 64 ] && [ $((b1 - a1)) -ge 64 ] ||
+		why+=" queue 0 got $((b0 - a0)), queue 1 $((b1 - a1));"
+	if [ -n "$why" ]; then
+		fail MQ_RSS_SPREAD "$why"
+	else
+		ok MQ_RSS_SPREAD
+	fi
+}
+
+# MQ_CHANNELS_TRAFFIC: ethtool -L combined 1 and 2, six times, while the
+# peer sends 64 flows into a bound channel; the table follows the count,
+# nothing splats, the channel and ping still work at the end.
+t_channels_traffic() {
+	local why= i out n p
+	if ! recv_start chl -m bypass -q -t 120 udp4 dport 9701; then
+		fail MQ_CHANNELS_TRAFFIC "vjchan-recv: $(cat "$tmp/chl.out")"
+		return
+	fi
+	p=$rpid
+	( ask udp $here 9701 21000 20000 64 >"$tmp/chl.peer" ) &
+	for i in 1 2 3 4 5 6; do
+		n=$((2 - i % 2))
+		out=$(ethtool -L "$dev" combined $n 2>&1) ||
+			why+=" ethtool -L combined $n: $out;"
+		[ "$(ethtool -l "$dev" | awk '/^Combined:/ { print $2 }' | tail -n 1)" = $n ] ||
+			why+=" combined not $n;"
+		[ "$(table_to 0)" = $((128 / n)) ] || why+=" $n pairs: $(table_to 0) entries to 0;"
+		sleep 0.5
+	done
+	wait $!
+	out=$(cat "$tmp/chl.peer")
+	[ "${out%% *}" = ok ] || why+=" peer: $out;"
+	[ "$(ethtool -l "$dev" | awk '/^Combined:/ { print $2 }' | tail -n 1)" = 2 ] ||
+		why+=" did not end at 2;"
+	sleep 1
+	stop "$p"
+	n=$(field "$tmp/chl.out" received)
+	[ "${n:-0}" -gt 0 ] || why+=" channel got ${n:-none};"
+	out=$(ask ping $here 3)
+	[ "$out" = "ok 3" ] || why+=" ping after: $out;"
+	if [ -n "$why" ]; then
+		fail MQ_CHANNELS_TRAFFIC "$why"
+	else
+		ok MQ_CHANNELS_TRAFFIC
+	fi
+}
+
+# buffers_home: every channel buffer posted came back.
+buffers_home() {
+	local i p r
+	for i in $(seq 50); do
+		p=$(ethstat rx_direct_posted)
+		r=$(ethstat rx_direct_returned)
+		[ -n "$p" ] && [ "$p" = "$r" ] && return 0
+		sleep 0.1
+	done
+	echo "rx_direct_posted $p, rx_direct_returned $r"
+	return 1
+}
+
+# MQ_DIRECT_ONE_QUEUE: a direct channel for one 4-tuple owns queue 1:
+# exactly one table entry sends there (ethtool -x), all 500 of its
+# datagrams are published in place on queue 1 and none on queue 0, and 64
+# other flows meanwhile reach the stack on queue 0.  Closing it spreads
+# the table over both queues again.
+t_direct_one_queue() {
+	local why= out n d0 d1 s0 s1
+	if ! recv_start d1q -m bypass --direct -q -c 500 -t 60 udp4 \
+			saddr $peer sport 22000 daddr $here dport 9702 dev "$dev"; then
+		fail MQ_DIRECT_ONE_QUEUE "vjchan-recv: $(cat "$tmp/d1q.out")"
+		return
+	fi
+	[ "$(table_to 1)" = 1 ] || why+=" $(table_to 1) entries to queue 1;"
+	d0=$(ethstat rx0_direct) d1=$(ethstat rx1_direct)
+	s0=$(ethstat rx0_packets)
+	out=$(ask udp $here 9702 22000 500)
+	[ "${out%% *}" = ok ] || why+=" peer: $out;"
+	out=$(ask udp $here 9703 23000 640 64)
+	[ "${out%% *}" = ok ] || why+=" peer: $out;"
+	recv_wait "$rpid" || why+=" vjchan-recv: $(tail -n 3 "$tmp/d1q.out" | tr '\n' ' ');"
+	n=$(field "$tmp/d1q.out" received)
+	[ "${n:-0}" = 500 ] || why+=" channel got ${n:-none} of 500;"
+	[ $(($(ethstat rx1_direct) - d1)) = 500 ] ||
+		why+=" rx1_direct +$(($(ethstat rx1_direct) - d1));"
+	[ "$(ethstat rx0_direct)" = "$d0" ] || why+=" rx0_direct moved;"
+	s1=$(ethstat rx0_packets)
+	[ $((s1 - s0)) -ge 320 ] || why+=" queue 0 got $((s1 - s0)) of the other flows;"
+	out=$(buffers_home) || why+=" $out;"
+	[ "$(table_to 1)" = 64 ] || why+=" after close $(table_to 1) entries to 1;"
+	if [ -n "$why" ]; then
+		fail MQ_DIRECT_ONE_QUEUE "$why"
+	else
+		ok MQ_DIRECT_ONE_QUEUE
+	fi
+}
+
+# MQ_DIRECT_STALLED: the owner of queue 1 stops consuming (SIGSTOP) and
+# the peer sends its flow until it holds every buffer; ARP (the neighbour
+# table flushed), ping and a TCP connection on the same device keep
+# working.  Resumed, it takes what its ring holds; closed, every buffer
+# comes back.
+t_direct_stalled() {
+	local why= out d pst d1
+	if ! recv_start dst -m bypass --direct -q -e 64 -t 120 udp4 \
+			saddr $peer sport 24000 daddr $here dport 9704 dev "$dev"; then
+		fail MQ_DIRECT_STALLED "vjchan-recv: $(cat "$tmp/dst.out")"
+		return
+	fi
+	d=$rpid
+	kill -STOP "$d"
+	d1=$(ethstat rx1_direct)
+	out=$(ask udp $here 9704 24000 2000)
+	[ "${out%% *}" = ok ] || why+=" peer: $out;"
+	sleep 1
+	pst=$(($(ethstat rx1_direct) - d1))
+	# The ring's 64 slots hold what was published; the queue has nothing.
+	[ "$pst" -ge 64 ] && [ "$pst" -lt 2000 ] || why+=" published $pst of 2000;"
+	out=$(ask ping $here 5 flush)
+	[ "$out" = "ok 5" ] || why+=" ping with ARP: $out;"
+	rm -f "$tmp/tcp.ready"
+	timeout 40 python3 -c "$tcp_server_py" $here 9705 "$tmp/tcp.ready" \
+		>/dev/null 2>&1 &
+	wait_file "$tmp/tcp.ready" 10 || why+=" no TCP server;"
+	out=$(ask tcp $here 9705 200000 25000)
+	[ "$out" = "ok 200000 0" ] || why+=" tcp: $out;"
+	wait $! 2>/dev/null
+	kill -CONT "$d"
+	stop "$d"
+	out=$(buffers_home) || why+=" $out;"
+	out=$(ask ping $here 2)
+	[ "$out" = "ok 2" ] || why+=" ping after close: $out;"
+	if [ -n "$why" ]; then
+		ethtool -S "$dev" | grep -v ': 0$' >&2
+		fail MQ_DIRECT_STALLED "$why"
+	else
+		ok MQ_DIRECT_STALLED
+	fi
+}
+
+# MQ_DIRECT_REFUSED: with two pairs in use, a direct channel whose flow
+# leaves a port or an address open cannot be steered (EOPNOTSUPP); with
+# a direct channel bound, ethtool -L is refused (EBUSY); with one pair in
+# use, the owner has the device's only queue.
+t_direct_refused() {
+	local why= out
+	out=$(vjchan-recv -m bypass --direct -c 1 -t 1 udp4 dport 9706 \
+		dev "$dev" 2>&1) && why+=" wildcard flow bound;"
+	echo "$out" | grep -q 'not supported' || why+=" wildcard: $out;"
+	if recv_start drf -m bypass --direct -q -t 60 udp4 \
+			saddr $peer sport 26000 daddr $here dport 9707 dev "$dev"; then
+		out=$(ethtool -L "$dev" combined 1 2>&1) &&
+			why+=" ethtool -L with an owner;"
+		echo "$out" | grep -q 'busy' || why+=" ethtool -L: $out;"
+		stop "$rpid"
+	else
+		why+=" vjchan-recv: $(cat "$tmp/drf.out");"
+	fi
+	out=$(ethtool -L "$dev" combined 1 2>&1) || why+=" ethtool -L 1: $out;"
+	if recv_start dr1 -m bypass --direct -q -c 100 -t 60 udp4 dport 9708 \
+			dev "$dev"; then
+		out=$(ask udp $here 9708 27000 100 4)
+		recv_wait "$rpid" ||
+			why+=" one pair: $(tail -n 2 "$tmp/dr1.out" | tr '\n' ' ');"
+	else
+		why+=" one pair: $(cat "$tmp/dr1.out");"
+	fi
+	out=$(ethtool -L "$dev" combined 2 2>&1) || why+=" ethtool -L 2: $out;"
+	out=$(buffers_home) || why+=" $out;"
+	if [ -n "$why" ]; then
+		fail MQ_DIRECT_REFUSED "$why"
+	else
+		ok MQ_DIRECT_REFUSED
+	fi
+}
+
+if ! out=$(insmod "$VJ_KO/vjchan.ko" 2>&1 && insmod "$VJ_KO/vjnet.ko" 2>&1); then
+	fail_all "insmod: $out"
+fi
+t_attach
+t_rss_spread
+t_channels_traffic
+t_direct_one_queue
+t_direct_stalled
+t_direct_refused

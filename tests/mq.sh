@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Multi-queue vjnet: a guest whose fourth NIC is a two-queue virtio-net
+# device with RSS (mq=on, rss=on) on a multi-queue tap, and a peer on the
+# host side of that tap (tests/mq_peer.py).  The tap lives in a network
+# namespace made here and deleted on exit ("vjmq-PID": the tap at
+# 203.0.113.1/24, nothing else, no route or link out); QEMU and the peer run
+# inside it, so the host's own networking never changes.  Needs
+# /dev/net/tun: without it every case is skipped, with the reason.
+#
+#   tests/mq.sh [vm.sh options]     e.g. --kernel K --moddir M (debug kernel)
+#
+# VJ_KO: where the guest loads the modules from (default kernel).
+# Prints the guest's case lines and "N passed, N failed[, N skipped]";
+# exits 1 if a case failed or the guest logged a splat.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+ko=${VJ_KO:-kernel}
+cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED"
+
+if [ ! -c /dev/net/tun ]; then
+	for c in $cases; do
+		echo "skip $c: no /dev/net/tun (the multi-queue tap needs it)"
+	done
+	echo "0 passed, 0 failed, $(wc -w <<<"$cases") skipped"
+	exit 0
+fi
+
+ns=vjmq-$$
+tap=vjmq0
+out=$top/out/mq
+cleanup() {
+	ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null || true
+	sleep 1
+	ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+	ip netns del "$ns" 2>/dev/null || true
+}
+trap cleanup EXIT
+ip netns add "$ns" || exit 1
+ip -n "$ns" link set lo up
+# No IPv6 on the peer's side: its link-up chatter (router solicitation,
+# MLD) reaches QEMU before the guest's driver is ready, and QEMU then stops
+# reading that tap queue until the guest adds buffers to the matching
+# receive queue again.
+ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+ip -n "$ns" tuntap add dev $tap mode tap multi_queue || exit 1
+ip -n "$ns" addr add 203.0.113.1/24 dev $tap
+ip -n "$ns" link set $tap up
+
+rm -rf "$out"
+mkdir -p "$out/vm"
+ip netns exec "$ns" python3 "$top/tests/mq_peer.py" "$out/vm" 900 &
+ip netns exec "$ns" "$top/scripts/vm.sh" "$@" --timeout 900 --out "$out/vm" \
+	--netdev-extra "-netdev tap,id=mq,ifname=$tap,script=no,downscript=no,queues=2 -device virtio-net-pci,netdev=mq,mq=on,rss=on,vectors=6,mac=52:54:00:12:35:02,romfile=" \
+	-- "VJ_KO=$ko bash tests/mq-guest.sh" >"$out/vm.log" 2>&1
+rc=$?
+touch "$out/vm/quit"
+grep -E '^(ok|FAIL|skip) ' "$out/vm.log"
+p=$(grep -c '^ok ' "$out/vm.log")
+f=$(grep -c '^FAIL ' "$out/vm.log")
+s=$(grep -c '^skip ' "$out/vm.log")
+if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+	echo "FAIL MQ_GUEST: vm.sh exit $rc (3: a splat in the guest's log; see $out/vm.log)"
+	f=$((f + 1))
+fi
+echo "$p passed, $f failed, $s skipped"
+[ "$f" = 0 ]
