@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
 ko=${VJ_KO:-kernel}
-cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED"
+cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED MQ_KERNEL_LOG_CLEAN"
 
 if [ ! -c /dev/net/tun ]; then
 	for c in $cases; do
@@ -62,9 +62,17 @@ grep -E '^(ok|FAIL|skip) ' "$out/vm.log"
 p=$(grep -c '^ok ' "$out/vm.log")
 f=$(grep -c '^FAIL ' "$out/vm.log")
 s=$(grep -c '^skip ' "$out/vm.log")
-if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-	echo "FAIL MQ_GUEST: vm.sh exit $rc (3: a splat in the guest's log; see $out/vm.log)"
+# vm.sh exits 3 if the guest's kernel logged a splat (WARN, BUG, KASAN,
+# lockdep ...), 124 on its timeout, 125 if the guest died.
+if [ "$rc" = 3 ]; then
+	echo "FAIL MQ_KERNEL_LOG_CLEAN: the guest's kernel logged a splat (see $out/vm.log)"
 	f=$((f + 1))
+elif [ "$rc" != 0 ]; then
+	echo "FAIL MQ_GUEST: vm.sh exit $rc (see $out/vm.log)"
+	f=$((f + 1))
+else
+	echo "ok MQ_KERNEL_LOG_CLEAN"
+	p=$((p + 1))
 fi
 echo "$p passed, $f failed, $s skipped"
 [ "$f" = 0 ]
