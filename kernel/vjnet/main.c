@@ -408,6 +408,18 @@ static int vjnet_probe(struct virtio_device *vdev)
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_DATA_LEN;
 	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	/*
+	 * Transmit offloads (tx.c): the device sums and segments.  The
+	 * stack sends scattered skbs only with a checksum offload.
+	 */
+	if (virtio_has_feature(vdev, VIRTIO_NET_F_CSUM)) {
+		dev->hw_features |= NETIF_F_HW_CSUM | NETIF_F_SG;
+		if (virtio_has_feature(vdev, VIRTIO_NET_F_HOST_TSO4))
+			dev->hw_features |= NETIF_F_TSO;
+		if (virtio_has_feature(vdev, VIRTIO_NET_F_HOST_TSO6))
+			dev->hw_features |= NETIF_F_TSO6;
+	}
+	dev->features |= dev->hw_features;
 
 	vi = netdev_priv(dev);
 	vi->vdev = vdev;
@@ -493,6 +505,9 @@ static const struct virtio_device_id vjnet_id_table[] = {
 };
 
 static const unsigned int vjnet_features[] = {
+	VIRTIO_NET_F_CSUM,
+	VIRTIO_NET_F_HOST_TSO4,
+	VIRTIO_NET_F_HOST_TSO6,
 	VIRTIO_NET_F_MAC,
 	VIRTIO_NET_F_STATUS,
 	VIRTIO_NET_F_CTRL_VQ,

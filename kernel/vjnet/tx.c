@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vjnet transmit: each frame is a zeroed virtio_net_hdr_v1 (kept in the
- * skb's control block: no offloads are negotiated, so it stays zero) and
- * the skb's data, on the transmit queue of the pair the stack chose (its
+ * vjnet transmit: each frame is a virtio_net_hdr_v1 (kept in the skb's
+ * control block) and the skb's data, its pages one descriptor each.  The
+ * header asks the device for what the stack left undone: the checksum of
+ * a CHECKSUM_PARTIAL skb (VIRTIO_NET_F_CSUM) and the segmentation of a
+ * TSO skb (VIRTIO_NET_F_HOST_TSO4/6), as virtio_net_hdr_from_skb() fills
+ * it; the stack hands vjnet only what the features it was given allow.
+ * Each frame goes on the transmit queue of the pair the stack chose (its
  * queue mapping).  Sent frames are freed from that pair's NAPI poll, on its
  * transmit interrupt, and from start_xmit when the queue runs low.  The
  * queue's lock (__netif_tx_lock) serialises every use of its virtqueue.
@@ -89,6 +93,9 @@ netdev_tx_t vjnet_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	vjnet_tx_free_sent(q, 0);
 	memset(vjnet_tx_hdr(skb), 0, VJNET_HDR_LEN);
+	if (unlikely(virtio_net_hdr_from_skb(skb,
+			(struct virtio_net_hdr *)vjnet_tx_hdr(skb), true, false, 0)))
+		goto drop;
 	sg_init_table(q->tx_sg, VJNET_TX_SG);
 	sg_set_buf(q->tx_sg, vjnet_tx_hdr(skb), VJNET_HDR_LEN);
 	nsg = skb_to_sgvec(skb, q->tx_sg + 1, 0, skb->len);

@@ -6,7 +6,8 @@
  * a transmit queue under one NAPI instance of its own; with
  * VIRTIO_NET_F_RSS the device steers received frames to the pairs by an
  * indirection table (ctrl.c).  Features negotiated: VERSION_1, MAC,
- * STATUS, CTRL_VQ, MQ, RSS; no offloads, no mergeable buffers, so every
+ * STATUS, CTRL_VQ, MQ, RSS, and the transmit offloads CSUM, HOST_TSO4,
+ * HOST_TSO6 (tx.c); no receive offloads, no mergeable buffers, so every
  * receive buffer holds one whole frame behind a struct virtio_net_hdr_v1
  * that the device writes into the buffer's headroom.
  * With a direct channel (VJ_BIND_F_DIRECT), one receive queue holds that
