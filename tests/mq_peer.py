@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The host-side peer of tests/mq-guest.sh, run by tests/mq.sh inside the
-network namespace that holds the guest's multi-queue tap (and nothing else).
+"""The host-side peer of tests/mq-guest.sh and bench/mq-guest.sh, run by
+tests/mq.sh and bench/mq.sh inside the network namespace that holds the
+guest's multi-queue tap (and nothing else).
 
 The guest asks through its output share DIR: it writes req-K (one line, a
 command below) and waits for done-K, whose first line is "ok ..." or
@@ -16,16 +17,26 @@ the file "quit" appears or after --timeout seconds.
   ping DST COUNT [flush]
       ping -c COUNT; with flush, the neighbour table is flushed first, so
       ARP must work too.  "ok R" with R the replies.
+  iperf DST PORT SECS [reverse]
+      iperf3 TCP for SECS seconds to the iperf3 server on DST:PORT (with
+      reverse, from it): "ok MBPS" received.
+  tcpsink PORT SECS
+      listen on PORT for one connection (SECS to come), answered at once
+      with "ok listening"; the connection's bytes are checked against the
+      pattern below and answered with "BYTES BAD" when it closes its
+      sending side, as tests/netlib.sh's TCP server does.
   tcp DST PORT BYTES SPORT
       connect from SPORT, send BYTES of the pattern (i * 7 + 3) & 0xff
       that tests/netlib.sh's TCP server checks, shut down the sending side
       and read the reply to the end: "ok REPLY".
 """
+import json
 import os
 import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -81,6 +92,51 @@ def tcp(dst, port, nbytes, sport):
         s.close()
 
 
+def iperf(dst, port, secs, reverse=False):
+    cmd = ["iperf3", "-c", dst, "-p", str(port), "-t", str(secs), "-J"]
+    if reverse:
+        cmd.append("-R")
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                       timeout=secs + 60)
+    try:
+        res = json.loads(r.stdout)
+        bps = res["end"]["sum_received"]["bits_per_second"]
+    except (ValueError, KeyError) as e:
+        return "err iperf3: %s %s" % (e, r.stderr.strip()[:200])
+    return "ok %.1f" % (bps / 1e6)
+
+
+def tcpsink(port, secs):
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("0.0.0.0", port))
+    srv.listen(1)
+    srv.settimeout(secs)
+
+    def run():
+        try:
+            c, _ = srv.accept()
+            c.settimeout(secs)
+            n = bad = 0
+            while True:
+                b = c.recv(65536)
+                if not b:
+                    break
+                for x in b:
+                    if x != (n * 7 + 3) & 0xff:
+                        bad += 1
+                    n += 1
+            c.sendall(("%d %d\n" % (n, bad)).encode())
+            c.close()
+        except OSError:
+            pass
+        finally:
+            srv.close()
+
+    threading.Thread(target=run, daemon=True).start()
+    return "ok listening"
+
+
 def serve(line):
     w = line.split()
     try:
@@ -89,9 +145,15 @@ def serve(line):
                        int(w[5]) if len(w) > 5 else 1)
         if w[0] == "ping":
             return ping(w[1], int(w[2]), len(w) > 3 and w[3] == "flush")
+        if w[0] == "iperf":
+            return iperf(w[1], int(w[2]), int(w[3]),
+                         len(w) > 4 and w[4] == "reverse")
+        if w[0] == "tcpsink":
+            return tcpsink(int(w[1]), int(w[2]))
         if w[0] == "tcp":
             return tcp(w[1], int(w[2]), int(w[3]), int(w[4]))
-    except (IndexError, ValueError, OSError) as e:
+    except (IndexError, ValueError, OSError,
+            subprocess.TimeoutExpired) as e:
         return "err %s: %s" % (line, e)
     return "err unknown request: %s" % line
 
