@@ -88,16 +88,19 @@ netdev_tx_t vjnet_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, qi);
 	struct vjnet_queue *q = &vi->q[qi];
 	struct vjnet_tx_stats *st = &q->tx_stats;
+	struct virtio_net_hdr_v1 *hdr;
 	unsigned int len = skb->len;
 	int nsg, err;
 
 	vjnet_tx_free_sent(q, 0);
-	memset(vjnet_tx_hdr(skb), 0, VJNET_HDR_LEN);
-	if (unlikely(virtio_net_hdr_from_skb(skb,
-			(struct virtio_net_hdr *)vjnet_tx_hdr(skb), true, false, 0)))
+	hdr = vjnet_tx_hdr(skb);
+	memset(hdr, 0, VJNET_HDR_LEN);
+	/* The v1 header starts with the legacy one (num_buffers follows). */
+	if (unlikely(virtio_net_hdr_from_skb(skb, (struct virtio_net_hdr *)hdr,
+					     true, false, 0)))
 		goto drop;
 	sg_init_table(q->tx_sg, VJNET_TX_SG);
-	sg_set_buf(q->tx_sg, vjnet_tx_hdr(skb), VJNET_HDR_LEN);
+	sg_set_buf(q->tx_sg, hdr, VJNET_HDR_LEN);
 	nsg = skb_to_sgvec(skb, q->tx_sg + 1, 0, skb->len);
 	if (unlikely(nsg < 0))
 		goto drop;
