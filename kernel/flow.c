@@ -264,19 +264,6 @@ static struct vj_flow_entry *vj_flow_group_nth(struct vj_flow_entry *first,
 	return first;
 }
 
-/* The member whose consumer last ran on @cpu, or NULL. */
-static struct vj_flow_entry *vj_flow_group_consumer(struct vj_flow_entry *first,
-						    int cpu)
-{
-	struct vj_flow_entry *fe = first;
-
-	hlist_for_each_entry_from_rcu(fe, hnode)
-		if (vj_flow_same_id(fe, first) &&
-		    vj_ring_consumer_cpu(fe->ring) == cpu)
-			return fe;
-	return NULL;
-}
-
 /**
  * vj_flow_group_pick - the member of a group that takes a packet
  * @vn: the namespace's channels
@@ -297,25 +284,29 @@ struct vj_flow_entry *vj_flow_group_pick(struct vj_net *vn,
 					 struct vj_flow_entry *first,
 					 const struct vj_flow_key *pkt)
 {
-	struct vj_flow_entry *fe = first;
+	bool consumer = first->spread == VJ_SPREAD_CONSUMER;
+	struct vj_flow_entry *fe = first, *mine = NULL;
 	int cpu = raw_smp_processor_id();
 	u32 n = 0;
 
-	/* The lookup found the first member in the bucket: walk from it. */
-	hlist_for_each_entry_from_rcu(fe, hnode)
-		if (vj_flow_same_id(fe, first))
-			n++;
+	/*
+	 * The lookup found the first member in the bucket: walk from it,
+	 * counting the members and, for VJ_SPREAD_CONSUMER, noting the first
+	 * whose consumer last ran on this CPU: one walk for either rule.
+	 */
+	hlist_for_each_entry_from_rcu(fe, hnode) {
+		if (!vj_flow_same_id(fe, first))
+			continue;
+		n++;
+		if (consumer && !mine && vj_ring_consumer_cpu(fe->ring) == cpu)
+			mine = fe;
+	}
 	if (n < 2)
 		return first;
-	switch (first->spread) {
-	case VJ_SPREAD_CPU:
+	if (mine)
+		return mine;
+	if (first->spread == VJ_SPREAD_CPU)
 		return vj_flow_group_nth(first, (u32)cpu % n);
-	case VJ_SPREAD_CONSUMER:
-		fe = vj_flow_group_consumer(first, cpu);
-		if (fe)
-			return fe;
-		break;
-	}
 	return vj_flow_group_nth(first,
 				 reciprocal_scale(vj_flow_hash(vn, pkt), n));
 }
