@@ -41,6 +41,10 @@
 #                            Knot DNS and Unbound under dnsperf, plainly and
 #                            under vjchan-run, in a boot of their own
 #                            (BENCH_DNS_SMP [2] vCPUs; its other knobs there)
+#   BENCH_MQ_RUNS [BENCH_RUNS]  bench/mq.sh runs (0: none): TCP in and
+#                            out through a two-pair tap NIC, vjnet against
+#                            virtio_net, one pair and two, in a boot of its
+#                            own
 #   BENCH_TCG_THREADS [multi] vm.sh --tcg-threads: a host thread per vCPU
 #   BENCH_RESULTS [bench/results]  where the results go
 # With the defaults a run takes about 15 minutes on a 2-core host.
@@ -187,9 +191,31 @@ if [ "${BENCH_DNS_RUNS:-$BENCH_RUNS}" != 0 ]; then
 		fi
 	} >>"$results/summary.md"
 fi
+rm -f "$results/mq.csv"
+if [ "${BENCH_MQ_RUNS:-$BENCH_RUNS}" != 0 ]; then
+	bench_say "multi-queue vjnet and virtio_net (bench/mq.sh)"
+	st=0
+	BENCH_MQ_RUNS=${BENCH_MQ_RUNS:-$BENCH_RUNS} \
+		bench/mq.sh "$work/mq.csv" >"$work/mq.log" 2>&1 || st=$?
+	if [ "$st" != 0 ]; then
+		bench_say "bench/mq.sh: exit $st (see ${work#"$bench_top"/}/mq.log)"
+		status=1
+	fi
+	[ -s "$work/mq.csv" ] && mv "$work/mq.csv" "$results/mq.csv"
+	{
+		echo
+		echo "### TCP through a two-pair tap NIC: vjnet and virtio_net (bench/mq.sh)"
+		echo
+		if [ -s "$work/mq/summary.md" ]; then
+			cat "$work/mq/summary.md"
+		else
+			grep -m1 '^skip' "$work/mq.log" || echo "no rows: see ${work#"$bench_top"/}/mq.log"
+		fi
+	} >>"$results/summary.md"
+fi
 cat "$results/summary.md"
 made="bench.csv summary.csv summary.md bench.png meta.txt"
-for f in nic tx iperf dns; do
+for f in nic tx iperf dns mq; do
 	[ -s "$results/$f.csv" ] && made+=" $f.csv"
 done
 bench_say "results in ${results#"$bench_top"/}/: $made"
