@@ -92,10 +92,12 @@ static unsigned int vjnet_rx_posted(struct vjnet_queue *q)
  * puts it into the receive queue its hash names; if that queue has no
  * buffer, the frame waits on the tap queue it came from, which is read
  * again only when the driver notifies the receive queue of the same
- * index.  So a queue that ran dry can stop another queue's traffic until
- * that queue is notified: after refilling a queue that was empty, vjnet
- * notifies every other receive queue in use too.  It costs one register
- * write per queue, and only when a queue ran dry.
+ * index, and that queue, not being empty, has notifications off.  So a
+ * queue that ran dry can stop another queue's traffic for good.  A device
+ * that found a queue empty asks to be notified when it is refilled
+ * (virtqueue_kick_prepare() says so); then vjnet notifies every other
+ * receive queue in use too: one register write per queue, and only when
+ * the device ran out of buffers.
  */
 static void vjnet_rx_notify_others(struct vjnet_queue *q)
 {
@@ -114,7 +116,6 @@ static void vjnet_rx_notify_others(struct vjnet_queue *q)
  */
 bool vjnet_rx_fill(struct vjnet_queue *q, gfp_t gfp)
 {
-	bool was_empty = !vjnet_rx_posted(q);
 	unsigned int added = 0, spill = 0;
 	int err = 0;
 
@@ -141,10 +142,9 @@ bool vjnet_rx_fill(struct vjnet_queue *q, gfp_t gfp)
 		u64_stats_add(&q->rx_stats.direct_posted, added - spill);
 	u64_stats_add(&q->rx_stats.spill_posted, spill);
 	u64_stats_update_end(&q->rx_stats.syncp);
-	if (added) {
-		virtqueue_kick(q->rvq);
-		if (was_empty)
-			vjnet_rx_notify_others(q);
+	if (added && virtqueue_kick_prepare(q->rvq)) {
+		virtqueue_notify(q->rvq);
+		vjnet_rx_notify_others(q);
 	}
 	return vjnet_rx_posted(q);
 }
