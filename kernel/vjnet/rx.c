@@ -168,6 +168,24 @@ void vjnet_rx_done(struct virtqueue *rvq)
 	napi_schedule(&vi->q[rvq->index / 2].napi);
 }
 
+/*
+ * A global buffer came back with @len bytes written, the device's header
+ * first: set buf->len and count the bytes, or put a buffer whose length
+ * is impossible back and return false.
+ */
+static bool vjnet_rx_gbuf_len(struct vj_gbuf *buf, unsigned int len,
+			      u64 *bytes)
+{
+	if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
+		     len > VJNET_HDR_LEN + buf->size)) {
+		vj_gbuf_put(buf);
+		return false;
+	}
+	buf->len = len - VJNET_HDR_LEN;
+	*bytes += buf->len;
+	return true;
+}
+
 /* Take up to @budget completed buffers into q->batch; counts bad ones. */
 static unsigned int vjnet_rx_collect(struct vjnet_queue *q, int budget,
 				     u64 *bytes)
@@ -176,15 +194,10 @@ static unsigned int vjnet_rx_collect(struct vjnet_queue *q, int budget,
 	struct vj_gbuf *buf;
 
 	while (n < budget && (buf = virtqueue_get_buf(q->rvq, &len))) {
-		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
-			     len > VJNET_HDR_LEN + buf->size)) {
+		if (vjnet_rx_gbuf_len(buf, len, bytes))
+			q->batch[n++] = buf;
+		else
 			bad++;
-			vj_gbuf_put(buf);
-			continue;
-		}
-		buf->len = len - VJNET_HDR_LEN;
-		*bytes += buf->len;
-		q->batch[n++] = buf;
 	}
 	if (bad) {
 		u64_stats_update_begin(&q->rx_stats.syncp);
@@ -208,18 +221,12 @@ static unsigned int vjnet_rx_direct(struct vjnet_queue *q, int budget,
 
 	while (n < budget && (token = virtqueue_get_buf(q->rvq, &len))) {
 		if (!vjnet_token_is_direct(token, &id)) {
-			struct vj_gbuf *buf = token;
-
-			if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
-				     len > VJNET_HDR_LEN + buf->size)) {
+			if (!vjnet_rx_gbuf_len(token, len, bytes)) {
 				bad++;
-				vj_gbuf_put(buf);
 				continue;
 			}
-			buf->len = len - VJNET_HDR_LEN;
-			*bytes += buf->len;
 			(*spilled)++;
-			vj_direct_rx_spill(q->direct, &q->napi, buf, res);
+			vj_direct_rx_spill(q->direct, &q->napi, token, res);
 			n++;
 			continue;
 		}
