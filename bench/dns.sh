@@ -73,18 +73,9 @@ scripts/fetch-servers.sh
 
 # Whatever runs in the namespace (the guest's QEMU, dnsperf) goes with it,
 # also when this script ends early.
-cleanup() {
-	ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null || true
-	sleep 1
-	ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-	ip netns del "$ns" 2>/dev/null || true
-}
-trap cleanup EXIT
-ip netns add "$ns"
-ip -n "$ns" link set lo up
-ip -n "$ns" tuntap add dev $tap mode tap
-ip -n "$ns" addr add 203.0.113.1/24 dev $tap
-ip -n "$ns" link set $tap up
+# shellcheck source=scripts/tapns.sh
+. "$bench_top/scripts/tapns.sh"
+tapns_up "$ns" $tap 203.0.113.1/24
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -31,24 +31,9 @@ fi
 ns=vjmq-$$
 tap=vjmq0
 out=$top/out/mq
-cleanup() {
-	ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null || true
-	sleep 1
-	ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-	ip netns del "$ns" 2>/dev/null || true
-}
-trap cleanup EXIT
-ip netns add "$ns" || exit 1
-ip -n "$ns" link set lo up
-# No IPv6 on the peer's side: its link-up chatter (router solicitation,
-# MLD) reaches QEMU before the guest's driver is ready, and QEMU then stops
-# reading that tap queue until the guest adds buffers to the matching
-# receive queue again.
-ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-ip -n "$ns" tuntap add dev $tap mode tap multi_queue || exit 1
-ip -n "$ns" addr add 203.0.113.1/24 dev $tap
-ip -n "$ns" link set $tap up
+# shellcheck source=scripts/tapns.sh
+. "$top/scripts/tapns.sh"
+tapns_up "$ns" $tap 203.0.113.1/24 multi_queue || exit 1
 
 rm -rf "$out"
 mkdir -p "$out/vm"
