@@ -7,7 +7,8 @@
 # namespace made here and deleted on exit ("vjmq-PID": the tap at
 # 203.0.113.1/24, nothing else, no route or link out); QEMU and the peer run
 # inside it, so the host's own networking never changes.  Needs
-# /dev/net/tun: without it every case is skipped, with the reason.
+# /dev/net/tun and the right to make a namespace and a multi-queue tap:
+# without them every case is skipped, with the reason.
 #
 #   tests/mq.sh [vm.sh options]     e.g. --kernel K --moddir M (debug kernel)
 #
@@ -20,22 +21,29 @@ top=$PWD
 ko=${VJ_KO:-kernel}
 cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_TCP_OUT MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED MQ_KERNEL_LOG_CLEAN"
 
-if [ ! -c /dev/net/tun ]; then
+skip_all() {	# skip_all REASON: every case skipped, with REASON
+	local c
 	for c in $cases; do
-		echo "skip $c: no /dev/net/tun (the multi-queue tap needs it)"
+		echo "skip $c: $1"
 	done
 	echo "0 passed, 0 failed, $(wc -w <<<"$cases") skipped"
 	exit 0
-fi
+}
+
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the multi-queue tap needs it)"
 
 ns=vjmq-$$
 tap=vjmq0
 out=$top/out/mq
+mkdir -p "$out"
 # shellcheck source=scripts/tapns.sh
 . "$top/scripts/tapns.sh"
-tapns_up "$ns" $tap 203.0.113.1/24 multi_queue || exit 1
+# A machine that cannot make a namespace or a multi-queue tap (a container
+# without the capability, no tun driver) cannot run these cases.
+tapns_up "$ns" $tap 203.0.113.1/24 multi_queue 2>"$out/tapns.err" ||
+	skip_all "no network namespace with a multi-queue tap here: $(head -n 1 "$out/tapns.err")"
 
-rm -rf "$out"
+rm -rf "$out/vm"
 mkdir -p "$out/vm"
 ip netns exec "$ns" python3 "$top/tests/mq_peer.py" "$out/vm" 900 &
 ip netns exec "$ns" "$top/scripts/vm.sh" "$@" --timeout 900 --out "$out/vm" \
