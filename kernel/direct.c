@@ -376,8 +376,9 @@ EXPORT_SYMBOL_GPL(vj_direct_rx);
  * runs dry.  A frame of the channel's flow that lands in one is copied
  * into a buffer of the owner's come free since and published
  * (res->direct), or dropped if there is none (res->dropped, counted in the
- * channel's rx_ring_full); any other frame goes to the stack in an skb
- * built around @buf (res->stack), as from vj_napi_rx_batch().  Global
+ * channel's rx_ring_full); any other frame goes to the stack, as from
+ * vj_direct_rx() (other channels get nothing from a direct queue), but in
+ * an skb built around @buf, not a copy (res->stack).  Global
  * buffers are never mapped to user space: the whole frame is classified
  * where it lies.  Consumes @buf.
  */

@@ -73,8 +73,9 @@ void vj_netif_rx_batch(struct vj_gbuf **bufs, unsigned int n);
  * @stack_copied: handed to the stack in a copy (no memory to replace the
  *	buffer's own)
  * @dropped: lost: channel full, no skb, or a bad length
- * @direct: written by the device into a direct channel's ring and published
- *	there without a copy (vj_direct_rx() only)
+ * @direct: published in a direct channel's ring: written there by the
+ *	device, without a copy (vj_direct_rx()), or copied there from a
+ *	global buffer (vj_direct_rx_spill())
  * @stack_bytes: bytes of the frames in @stack and @stack_copied
  *
  * The caller zeroes it; vj_napi_rx_batch() adds to it.
@@ -98,10 +99,11 @@ void vj_napi_rx_batch(struct napi_struct *napi, struct vj_gbuf **bufs,
  * A driver offers it with vj_direct_register() (and withdraws it with
  * vj_direct_unregister() before unregister_netdev()).  When a channel binds
  * direct, ops->attach() must take back every buffer posted to the queue and
- * from then on post only buffers from vj_direct_get(); ops->detach() must
- * take every one of those back (vj_direct_put()) and return to global
- * buffers.  Both run under rtnl_lock; after detach() returns, the driver
- * must not touch the vj_direct again.
+ * from then on post buffers from vj_direct_get() (and global ones only
+ * while that has none, below); ops->detach() must take every one of those
+ * back (vj_direct_put(), vj_gbuf_put()) and return to global buffers.
+ * Both run under rtnl_lock; after detach() returns, the driver must not
+ * touch the vj_direct again.
  *
  * In the NAPI poll, each completed buffer goes to vj_direct_rx(), which
  * publishes a frame of the channel's flow in place or copies any other frame

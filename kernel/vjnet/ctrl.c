@@ -18,9 +18,10 @@
  *    owner's queue; every other entry spreads over the other queues.  Only
  *    the owner's protocol and IP version are hashed (e.g. UDP over IPv4):
  *    every other frame, ARP, ICMP and TCP for a UDP owner included, goes to
- *    queue 0.  So an owner that stops taking frames stops its own queue,
- *    and with it the frames of the other flows of its protocol whose hash
- *    falls into the same one entry of the table, and nothing else.
+ *    queue 0.  Only the frames of the other flows of its protocol whose
+ *    hash falls into the same one entry of the table share the owner's
+ *    queue; they reach the stack in copies, and go on doing so while the
+ *    owner holds every buffer of its own (rx.c posts global buffers then).
  *
  * Every command runs under rtnl_lock, which serialises the control queue;
  * the device answers it before vjnet reads the status (it spins, as
@@ -131,8 +132,10 @@ static int vjnet_direct_entry(struct vjnet_priv *vi, const struct vj_direct *d,
  * @d: the channel that owns the last pair's receive queue, or NULL
  *
  * Return: 0; -EOPNOTSUPP if @d cannot be steered to one queue (no RSS, or
- * a flow that does not name both addresses and both ports); -EIO if the
- * device refused.  Context: rtnl_lock held.
+ * a flow that does not name both addresses and both ports) or if @pairs
+ * is more than one on a device without MQ; -EIO if the device refused or
+ * failed the command; an error of virtqueue_add_sgs().
+ * Context: rtnl_lock held.
  */
 int vjnet_steer(struct vjnet_priv *vi, u16 pairs, const struct vj_direct *d)
 {
@@ -158,21 +161,23 @@ int vjnet_steer(struct vjnet_priv *vi, u16 pairs, const struct vj_direct *d)
 			return err;
 		spread = pairs - 1;
 	}
-	for (i = 0; i < VJNET_RSS_TABLE_LEN; i++)
-		vi->rss_table[i] = i % spread;
-	if (d && pairs > 1)
-		vi->rss_table[entry] = pairs - 1;
-
 	r->hash_types = cpu_to_le32(types);
 	r->table_mask = cpu_to_le16(VJNET_RSS_TABLE_LEN - 1);
 	r->unclassified_queue = 0;
 	for (i = 0; i < VJNET_RSS_TABLE_LEN; i++)
-		r->table[i] = cpu_to_le16(vi->rss_table[i]);
+		r->table[i] = cpu_to_le16(d && pairs > 1 && i == entry ?
+					  pairs - 1 : i % spread);
 	r->max_tx_vq = cpu_to_le16(pairs);
 	r->key_len = VJNET_RSS_KEY_LEN;
 	memcpy(r->key, vi->rss_key, VJNET_RSS_KEY_LEN);
-	return vjnet_ctrl_cmd(vi, VIRTIO_NET_CTRL_MQ,
-			      VIRTIO_NET_CTRL_MQ_RSS_CONFIG, r, sizeof(*r));
+	err = vjnet_ctrl_cmd(vi, VIRTIO_NET_CTRL_MQ,
+			     VIRTIO_NET_CTRL_MQ_RSS_CONFIG, r, sizeof(*r));
+	if (err)
+		return err;
+	/* What ethtool -x shows: the table the device took. */
+	for (i = 0; i < VJNET_RSS_TABLE_LEN; i++)
+		vi->rss_table[i] = le16_to_cpu(r->table[i]);
+	return 0;
 }
 
 /**
@@ -180,8 +185,9 @@ int vjnet_steer(struct vjnet_priv *vi, u16 pairs, const struct vj_direct *d)
  * @vi: the device
  * @pairs: 1..vi->max_pairs
  *
- * Return: 0, -EBUSY while a direct channel owns a queue, or the device's
- * refusal.  Context: rtnl_lock held.
+ * Return: 0, -EIO if the device is broken (vjnet_reinit() failed), -EBUSY
+ * while a direct channel owns a queue, or vjnet_steer()'s error.
+ * Context: rtnl_lock held.
  */
 int vjnet_set_pairs(struct vjnet_priv *vi, u16 pairs)
 {
@@ -219,7 +225,9 @@ int vjnet_ctrl_init(struct vjnet_priv *vi)
 	if (!vi->ctrl)
 		return -ENOMEM;
 	vi->has_cvq = virtio_has_feature(vdev, VIRTIO_NET_F_CTRL_VQ);
-	if (vi->has_cvq && virtio_has_feature(vdev, VIRTIO_NET_F_MQ))
+	/* The control queue follows all of them, with MQ or RSS. */
+	if (vi->has_cvq && (virtio_has_feature(vdev, VIRTIO_NET_F_MQ) ||
+			    virtio_has_feature(vdev, VIRTIO_NET_F_RSS)))
 		max = virtio_cread16(vdev, offsetof(struct virtio_net_config,
 						    max_virtqueue_pairs));
 	/* The spec's range; the control queue comes after all of them. */

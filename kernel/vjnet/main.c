@@ -169,6 +169,12 @@ static int vjnet_find_vqs(struct vjnet_priv *vi)
 		info[2 * i + 1].name = vi->q[i].tx_name;
 		info[2 * i + 1].callback = vjnet_tx_done;
 	}
+	/*
+	 * Pairs past VJNET_MAX_PAIRS are made but never used: an unnamed
+	 * entry would be skipped and move the control queue off its index.
+	 */
+	for (i = 2 * vi->max_pairs; i < 2 * vi->dev_pairs; i++)
+		info[i].name = "unused";
 	if (vi->has_cvq)
 		info[n - 1].name = "control";
 	err = virtio_find_vqs(vi->vdev, n, vqs, info, NULL);
@@ -362,13 +368,13 @@ static void vjnet_queues_free(struct vjnet_priv *vi)
 {
 	unsigned int i;
 
-	for (i = 0; i < vi->max_pairs; i++)
+	for (i = 0; vi->q && i < vi->max_pairs; i++)
 		netif_napi_del(&vi->q[i].napi);
 	kfree(vi->q);
 	kfree(vi->ctrl);
 }
 
-/* Use one pair per CPU, at most all the device has. */
+/* Use one pair per CPU, at most VJNET_MAX_PAIRS and what the device has. */
 static int vjnet_pairs_init(struct vjnet_priv *vi)
 {
 	u16 pairs = min_t(u16, vi->max_pairs, num_online_cpus());

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vjnet receive: the receive queue holds vjchan global buffers; the device
- * writes a virtio_net_hdr_v1 into the buffer's headroom and the frame at
- * buf->data.  The NAPI poll takes completed buffers, hands them to vjchan in
- * one vj_napi_rx_batch() (bound channels get theirs, the rest become skbs in
- * this poll without a copy), reclaims sent frames and refills the queue.
+ * vjnet receive, per queue pair: the receive queue holds vjchan global
+ * buffers; the device writes a virtio_net_hdr_v1 into the buffer's headroom
+ * and the frame at buf->data.  The pair's NAPI poll takes completed
+ * buffers, hands them to vjchan in one vj_napi_rx_batch() (bound channels
+ * get theirs, the rest become skbs in this poll without a copy), reclaims
+ * the pair's sent frames and refills its receive queue.
  *
  * Direct receive: while a channel owns a queue (q->direct), it holds that
  * channel's ring buffers instead, one scatterlist entry each (a buffer is
  * at most a page and within one), the header at offset 0 and the frame
  * behind it.  Their tokens are the buffer id shifted left with bit 0 set,
  * which no vj_gbuf pointer has.  Each completed one goes to
- * vj_direct_rx().  When user space holds every buffer, the queue is empty
- * and the poll runs again a jiffy later to repost what it handed back.
+ * vj_direct_rx().  While user space holds every buffer, the queue gets up
+ * to VJNET_SPILL global buffers instead, each back through
+ * vj_direct_rx_spill(); only if the pool has none either is the queue
+ * empty, and the poll runs again a jiffy later to repost what came back.
  */
 
 #include <linux/etherdevice.h>
@@ -105,7 +108,7 @@ static void vjnet_rx_notify_others(struct vjnet_queue *q)
 	unsigned int i;
 
 	for (i = 0; i < READ_ONCE(vi->pairs); i++)
-		if (i != q->index)
+		if (i != q->index && !READ_ONCE(vi->q[i].resetting))
 			virtqueue_notify(vi->q[i].rvq);
 }
 
@@ -355,12 +358,20 @@ int vjnet_rx_switch(struct vjnet_queue *q, struct vj_direct *d)
 	ASSERT_RTNL();
 	if (running)
 		napi_disable(&q->napi);
+	/*
+	 * The other pairs' polls notify this queue (vjnet_rx_notify_others());
+	 * none may while it is reset: they run in softirq context, so once
+	 * synchronize_net() returns every one has seen the flag.
+	 */
+	WRITE_ONCE(q->resetting, true);
+	synchronize_net();
 	if (!d && READ_ONCE(vjnet_fail_rx_reset)) {	/* test hook */
 		WRITE_ONCE(vjnet_fail_rx_reset, false);
 		err = -EIO;
 	} else {
 		err = virtqueue_reset(q->rvq, vjnet_rx_recycle, NULL);
 	}
+	WRITE_ONCE(q->resetting, false);
 	if (!err)
 		q->direct = d;
 	if (running) {

@@ -85,6 +85,8 @@ struct vjnet_queue {
 	unsigned int index;
 	char rx_name[16];		/* "input.N", the virtqueue's */
 	char tx_name[16];		/* "output.N" */
+	/* The receive queue is being reset (vjnet_rx_switch()). */
+	bool resetting;
 	/*
 	 * The channel that owns this receive queue (direct receive), or
 	 * NULL: changed under rtnl_lock with NAPI disabled and the queue
