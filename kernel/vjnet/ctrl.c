@@ -204,10 +204,7 @@ int vjnet_set_pairs(struct vjnet_priv *vi, u16 pairs)
 	if (err)
 		return err;
 	WRITE_ONCE(vi->pairs, pairs);
-	err = netif_set_real_num_tx_queues(vi->dev, pairs);
-	if (!err)
-		err = netif_set_real_num_rx_queues(vi->dev, pairs);
-	return err;
+	return netif_set_real_num_queues(vi->dev, pairs, pairs);
 }
 
 /**

@@ -247,8 +247,7 @@ static int vjnet_reinit(struct vjnet_priv *vi)
 		/* After a reset the device uses one pair. */
 		netdev_err(dev, "%u queue pairs refused, using 1\n", vi->pairs);
 		WRITE_ONCE(vi->pairs, 1);
-		netif_set_real_num_tx_queues(dev, 1);
-		netif_set_real_num_rx_queues(dev, 1);
+		netif_set_real_num_queues(dev, 1, 1);
 	}
 	if (running)
 		vjnet_up(vi);
@@ -387,10 +386,7 @@ static int vjnet_pairs_init(struct vjnet_priv *vi)
 		pairs = 1;
 	}
 	WRITE_ONCE(vi->pairs, pairs);
-	err = netif_set_real_num_tx_queues(vi->dev, pairs);
-	if (!err)
-		err = netif_set_real_num_rx_queues(vi->dev, pairs);
-	return err;
+	return netif_set_real_num_queues(vi->dev, pairs, pairs);
 }
 
 static int vjnet_probe(struct virtio_device *vdev)
