@@ -42,6 +42,7 @@
 #include <net/sock.h>
 
 #include "vj_classify.h"
+#include "vj_csum.h"
 #include "vj_direct.h"
 #include "vj_flow.h"
 #include "vj_ring.h"
@@ -303,43 +304,90 @@ static bool vj_direct_claims(struct vj_direct *d, struct net_device *dev,
 }
 
 /**
+ * vj_direct_data - where a buffer of the channel's starts, for the driver
+ * @d: the owner
+ * @id: from vj_direct_get(), back from the device
+ *
+ * The device may write a header of its own in front of the frame (the
+ * driver says where the frame starts, vj_direct_rx()'s @off); the driver
+ * reads it here, once, before it hands the buffer on.  User space can read
+ * the buffer but not write it.
+ *
+ * Return: the buffer's first byte; ring buf_size bytes may be read.
+ */
+const void *vj_direct_data(const struct vj_direct *d, unsigned int id)
+{
+	return vj_ring_direct_addr(d->ring, id);
+}
+EXPORT_SYMBOL_GPL(vj_direct_data);
+
+/*
+ * The frame of @len bytes at @frame, whose first @hlen bytes were copied
+ * to @head and classified, is the channel's: complete a partial checksum
+ * @c in the buffer (and in @head, so that a copy for the stack built from
+ * both agrees with it).  Returns the descriptor flags of the checksum.
+ */
+static u32 vj_direct_csum(u8 *frame, u8 *head, unsigned int hlen,
+			  unsigned int len, struct vj_rx_csum *c)
+{
+	unsigned int at = c->start + c->offset;
+
+	if (c->state == VJ_CSUM_PARTIAL) {
+		vj_csum_complete(frame, len, c);
+		if (at < hlen)
+			memcpy(head + at, frame + at,
+			       min_t(unsigned int, sizeof(__sum16), hlen - at));
+		c->state = VJ_CSUM_VALID;
+	}
+	return vj_csum_desc_flags(c);
+}
+
+/**
  * vj_direct_rx - a posted buffer came back with a frame
  * @d: the owner
  * @napi: the driver's NAPI instance, whose poll is running
  * @id: from vj_direct_get()
  * @off: where the frame starts in the buffer (after the device's header)
  * @len: the frame's length, as the device reported it
+ * @csum: what the device says of its checksum
  * @res: counts what became of the frame
  *
- * A frame of the channel's flow is published in place (res->direct); any
- * other is copied into an skb for the stack (res->stack_copied) and the
- * buffer is free again.  Consumes @id either way.
+ * A frame of the channel's flow is published in place (res->direct), a
+ * partial checksum completed first; any other is copied into an skb for
+ * the stack (res->stack_copied) and the buffer is free again.  A frame
+ * whose @csum does not fit it is dropped (res->dropped).  Consumes @id
+ * either way.
  */
 void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 		  unsigned int id, unsigned int off, unsigned int len,
-		  struct vj_rx_result *res)
+		  const struct vj_rx_csum *csum, struct vj_rx_result *res)
 {
 	struct net_device *dev = napi->dev;
 	struct vj_ring *ring = d->ring;
+	struct vj_rx_csum c = *csum;
 	u8 head[VJ_DIRECT_HEAD];
 	unsigned int hlen;
 	struct sk_buff *skb;
 	__be16 proto;
 	u8 *frame;
+	u32 flags;
 
 	if (unlikely(off > ring->buf_size || len > ring->buf_size - off ||
-		     len < ETH_HLEN)) {
+		     len < ETH_HLEN || !vj_csum_fits(&c, len))) {
 		res->dropped++;
 		goto put;
 	}
 	frame = (u8 *)vj_ring_direct_addr(ring, id) + off;
 	hlen = min_t(unsigned int, len, sizeof(head));
 	memcpy(head, frame, hlen);
-	if (vj_direct_claims(d, dev, head, hlen, len, &proto) &&
-	    !vj_ring_direct_publish(ring, id, off, len, dev->ifindex, proto)) {
-		res->direct++;
-		d->wake = true;
-		return;
+	if (vj_direct_claims(d, dev, head, hlen, len, &proto)) {
+		flags = vj_direct_csum(frame, head, hlen, len, &c);
+		if (!vj_ring_direct_publish(ring, id, off, len, dev->ifindex,
+					    proto, flags)) {
+			res->direct++;
+			d->wake = true;
+			return;
+		}
 	}
 
 	/*
@@ -354,6 +402,11 @@ void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 	skb_put_data(skb, head, hlen);
 	skb_put_data(skb, frame + hlen, len - hlen);
 	vj_ring_direct_put(ring, id);
+	if (unlikely(!vj_csum_to_skb(skb, &c))) {
+		kfree_skb(skb);
+		res->dropped++;
+		return;
+	}
 	skb->protocol = eth_type_trans(skb, dev);
 	res->stack_copied++;
 	res->stack_bytes += len;
@@ -391,7 +444,7 @@ void vj_direct_rx_spill(struct vj_direct *d, struct napi_struct *napi,
 	int id;
 
 	if (unlikely(!buf->dev || buf->len > buf->size ||
-		     buf->len < ETH_HLEN)) {
+		     buf->len < ETH_HLEN || !vj_csum_fits(&buf->csum, buf->len))) {
 		res->dropped++;
 		vj_gbuf_put(buf);
 		return;
@@ -406,9 +459,12 @@ void vj_direct_rx_spill(struct vj_direct *d, struct napi_struct *napi,
 	}
 	id = vj_ring_direct_get(ring);
 	if (id >= 0 && buf->len <= ring->buf_size) {
+		if (buf->csum.state == VJ_CSUM_PARTIAL)
+			vj_csum_complete(buf->data, buf->len, &buf->csum);
 		memcpy(vj_ring_direct_addr(ring, id), buf->data, buf->len);
 		if (!vj_ring_direct_publish(ring, id, 0, buf->len,
-					    buf->dev->ifindex, proto)) {
+					    buf->dev->ifindex, proto,
+					    vj_csum_desc_flags(&buf->csum))) {
 			res->direct++;
 			d->wake = true;
 			vj_gbuf_put(buf);

@@ -10,6 +10,7 @@
 #include <net/sock.h>
 
 #include "vj_classify.h"
+#include "vj_csum.h"
 #include "vj_flow.h"
 #include "vj_pool.h"
 #include "vj_ring_prod.h"
@@ -31,6 +32,7 @@ struct vj_gbuf *vj_gbuf_get(struct net_device *dev)
 	if (buf) {
 		buf->dev = dev;
 		buf->len = 0;
+		buf->csum.state = VJ_CSUM_NONE;
 	}
 	return buf;
 }
@@ -61,10 +63,13 @@ static struct vj_flow_entry *vj_driver_rx_one(struct vj_gbuf *buf,
 	__be16 proto;
 
 	vj_count(VJ_CNT_DRIVER_RX);
-	if (unlikely(!dev || buf->len > buf->size || buf->len < ETH_HLEN)) {
+	if (unlikely(!dev || buf->len > buf->size || buf->len < ETH_HLEN ||
+		     !vj_csum_fits(&buf->csum, buf->len))) {
 		/* A driver bug: nothing sane to hand on. */
-		net_warn_ratelimited("bad frame from driver: len %u, dev %s\n",
-				     buf->len, dev ? netdev_name(dev) : "none");
+		net_warn_ratelimited("bad frame from driver: len %u, csum %u %u+%u, dev %s\n",
+				     buf->len, buf->csum.state, buf->csum.start,
+				     buf->csum.offset,
+				     dev ? netdev_name(dev) : "none");
 		vj_count(VJ_CNT_DRIVER_BAD);
 		vj_pool_put(buf);
 		if (res)

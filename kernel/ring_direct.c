@@ -105,12 +105,13 @@ void *vj_ring_direct_addr(struct vj_ring *ring, u32 id)
 
 /*
  * Publish buffer @id, which the device filled with a frame of @len bytes at
- * @off.  Returns 0, or -ENODEV once the ring is dead (the caller still owns
- * the buffer).  The ring cannot be full: the slots in [cons, prod) name
- * distinct buffers, and @id is not one of them.
+ * @off; @flags: VJ_DESC_F_* beyond those of every direct frame.  Returns
+ * 0, or -ENODEV once the ring is dead (the caller still owns the buffer).
+ * The ring cannot be full: the slots in [cons, prod) name distinct
+ * buffers, and @id is not one of them.
  */
 int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
-			   int ifindex, __be16 proto)
+			   int ifindex, __be16 proto, u32 flags)
 {
 	struct vj_slot *slot;
 
@@ -121,7 +122,8 @@ int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
 		return PTR_ERR(slot);
 	}
 	vj_ring_produce(ring, &slot->desc, len, len, ifindex, ETH_HLEN, proto,
-			VJ_DESC_F_L2 | VJ_DESC_F_DRIVER | VJ_DESC_F_DIRECT);
+			flags | VJ_DESC_F_L2 | VJ_DESC_F_DRIVER |
+			VJ_DESC_F_DIRECT);
 	slot->desc.buf = id;
 	slot->desc.off = off;
 	vj_ring_publish(ring);

@@ -12,6 +12,7 @@
 #include <net/checksum.h>
 #include <net/xdp.h>
 
+#include "vj_csum.h"
 #include "vj_ring.h"
 #include "vj_ring_gbuf.h"
 #include "vj_ring_int.h"
@@ -337,7 +338,8 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_gbuf *gbuf,
 	slot->gbuf = gbuf;
 	vj_ring_produce(ring, &slot->desc, gbuf->len,
 			min(gbuf->len, ring->buf_size), gbuf->dev->ifindex,
-			l3_off, proto, VJ_DESC_F_L2 | VJ_DESC_F_DRIVER);
+			l3_off, proto, VJ_DESC_F_L2 | VJ_DESC_F_DRIVER |
+			vj_csum_desc_flags(&gbuf->csum));
 	WRITE_ONCE(ring->npending, ring->npending + 1);
 	spin_unlock_bh(&ring->lock);
 	return 0;
@@ -345,7 +347,8 @@ int vj_ring_rx_gbuf(struct vj_ring *ring, struct vj_gbuf *gbuf,
 
 /*
  * Consumer context (poll): copy queued global buffers into the channel's own
- * buffers, return them to the pool and publish everything in order.  The
+ * buffers (completing a partial checksum first, on the consumer's CPU),
+ * return them to the pool and publish everything in order.  The
  * lock is dropped every VJ_FLUSH_CHUNK slots to bound the time spent with
  * bottom halves off.
  */
@@ -363,9 +366,14 @@ void vj_ring_flush(struct vj_ring *ring)
 			struct vj_slot *slot = &ring->slots[idx];
 
 			if (slot->gbuf) {
+				struct vj_gbuf *gbuf = slot->gbuf;
+
+				if (gbuf->csum.state == VJ_CSUM_PARTIAL)
+					vj_csum_complete(gbuf->data, gbuf->len,
+							 &gbuf->csum);
 				memcpy(ring->bufs + (size_t)idx * ring->buf_size,
-				       slot->gbuf->data, slot->desc.len);
-				vj_ring_gbuf_release(ring, slot->gbuf);
+				       gbuf->data, slot->desc.len);
+				vj_ring_gbuf_release(ring, gbuf);
 				slot->gbuf = NULL;
 				WRITE_ONCE(ring->npending, ring->npending - 1);
 			}

@@ -11,6 +11,7 @@
  * vj_stack_napi_rx(): in the driver's NAPI poll, an skb is built around
  * the buffer's own memory and passed to napi_gro_receive(); the buffer gets
  * a fresh page fragment and goes back to the pool.  No copy, no work item.
+ * Either way the skb carries the driver's checksum state (vj_csum_to_skb()).
  */
 
 #include <linux/etherdevice.h>
@@ -18,6 +19,7 @@
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
 
+#include "vj_csum.h"
 #include "vj_pool.h"
 #include "vj_stack.h"
 #include "vj_stats.h"
@@ -42,6 +44,11 @@ static void vj_stack_pass(struct vj_gbuf *buf)
 		return;
 	}
 	skb_put_data(skb, buf->data, buf->len);
+	if (unlikely(!vj_csum_to_skb(skb, &buf->csum))) {
+		kfree_skb(skb);
+		dev->stats.rx_dropped++;
+		return;
+	}
 	skb->protocol = eth_type_trans(skb, dev);
 	netif_receive_skb(skb);
 	vj_count(VJ_CNT_DEFAULT_TO_STACK);
@@ -87,6 +94,7 @@ void vj_stack_rx(struct vj_gbuf *buf)
 void vj_stack_napi_rx(struct napi_struct *napi, struct vj_gbuf *buf,
 		      struct vj_rx_result *res)
 {
+	struct vj_rx_csum csum = buf->csum;
 	struct net_device *dev = buf->dev;
 	unsigned int len = buf->len;
 	struct sk_buff *skb = NULL;
@@ -118,6 +126,12 @@ void vj_stack_napi_rx(struct napi_struct *napi, struct vj_gbuf *buf,
 		res->stack_copied++;
 	}
 	vj_pool_put(buf);
+	if (unlikely(!vj_csum_to_skb(skb, &csum))) {
+		/* Checked by the caller: cannot happen. */
+		kfree_skb(skb);
+		res->dropped++;
+		return;
+	}
 	res->stack_bytes += len;
 	skb->protocol = eth_type_trans(skb, dev);
 	napi_gro_receive(napi, skb);

@@ -17,6 +17,6 @@ int vj_ring_direct_get(struct vj_ring *ring);
 void vj_ring_direct_put(struct vj_ring *ring, u32 id);
 void *vj_ring_direct_addr(struct vj_ring *ring, u32 id);
 int vj_ring_direct_publish(struct vj_ring *ring, u32 id, u32 off, u32 len,
-			   int ifindex, __be16 proto);
+			   int ifindex, __be16 proto, u32 flags);
 
 #endif /* _VJ_RING_DIRECT_H */

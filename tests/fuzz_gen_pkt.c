@@ -117,6 +117,16 @@ static int inject_line(struct rng *r, char *line, size_t n, uint32_t seq,
 	q.dport = PBASE + below(r, NPORTS);
 	q.saddr = v6 ? VJT_PEER6 : VJT_PEER4;
 	q.daddr = v6 ? VJT_LOCAL6 : VJT_LOCAL4;
+	/*
+	 * Checksum offload as a device would report it, now and then with
+	 * a start and offset anywhere (the kernel drops those outside the
+	 * frame and completes the checksum wherever they point inside).
+	 */
+	q.offload = below(r, 3);
+	if (q.offload == 2 && chance(r, 30)) {
+		q.cstart1 = 1 + (chance(r, 50) ? below(r, 1500) : below(r, 65536));
+		q.coff1 = 1 + (chance(r, 50) ? below(r, 64) : below(r, 65536));
+	}
 	return vjt_format(&q, line, n);
 }
 

@@ -39,6 +39,20 @@ ethstat() {	# ethstat NAME: one ethtool -S counter of the device
 	ethtool -S "$dev" | sed -n "s/^ *$1: \([0-9]*\)$/\1/p"
 }
 
+# peer_tcp_in PORT BYTES SPORT: the peer connects from SPORT to a server
+# here on PORT and sends BYTES of the pattern; prints why not intact.
+peer_tcp_in() {
+	local out sp
+	rm -f "$tmp/tcp.ready"
+	timeout 60 python3 -c "$tcp_server_py" $here "$1" "$tmp/tcp.ready" \
+		>/dev/null 2>&1 &
+	sp=$!
+	wait_file "$tmp/tcp.ready" 10 || echo " no TCP server on $1;"
+	out=$(ask tcp $here "$1" "$2" "$3")
+	[ "$out" = "ok $2 0" ] || echo " tcp in to $1: $out;"
+	wait $sp 2>/dev/null
+}
+
 # table_to Q: table entries (ethtool -x) that send to queue Q.
 table_to() {
 	ethtool -x "$dev" | awk -v q="$1" '
@@ -46,7 +60,7 @@ table_to() {
 		END { print n + 0 }'
 }
 
-cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_TCP_OUT MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED"
+cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_TCP_OUT MQ_RX_CSUM MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED"
 fail_all() {
 	local c
 	for c in $cases; do
@@ -175,6 +189,54 @@ t_tcp_out() {
 	fi
 }
 
+# csum_recv NAME N: vjchan-recv NAME's N packets arrived, each marked
+# CSUM_OK, each checksum right (tests/csum_check.py on its -w file).
+csum_recv() {
+	local n out
+	n=$(grep -c 'flags=[A-Z0-9_,]*CSUM_OK' "$tmp/$1.out")
+	[ "$n" = "$2" ] || echo " $1: $n of $2 marked CSUM_OK;"
+	out=$(python3 tests/csum_check.py "$tmp/$1.pcapng" 2>&1)
+	[ "$out" = "packets $2 bad 0" ] || echo " $1: $out;"
+}
+
+# MQ_RX_CSUM: with the device's receive checksum offload (GUEST_CSUM; the
+# tap passes the peer's datagrams on with their checksums left to
+# complete), ethtool -k shows rx-checksumming on; 200 datagrams reach a
+# bypass channel and 200 a direct one (queue 1) with their checksums
+# completed and marked CSUM_OK, counted in rx_csum_partial; a TCP stream
+# in (300 kB) arrives intact.
+t_rx_csum() {
+	local why= out p0 p1 b d
+	out=$(ethtool -k "$dev")
+	echo "$out" | grep -q '^rx-checksumming: on' || why+=" rx-checksumming off;"
+	p0=$(ethstat rx_csum_partial)
+	recv_start csb -m bypass -c 200 -t 60 --print -w "$tmp/csb.pcapng" \
+		udp4 dport 9706 || why+=" vjchan-recv: $(cat "$tmp/csb.out");"
+	b=$rpid
+	recv_start csd -m bypass --direct -c 200 -t 60 --print \
+		-w "$tmp/csd.pcapng" udp4 saddr $peer sport 26001 daddr $here \
+		dport 9708 dev "$dev" ||
+		why+=" vjchan-recv --direct: $(cat "$tmp/csd.out");"
+	d=$rpid
+	out=$(ask udp $here 9706 26000 200)
+	[ "${out%% *}" = ok ] || why+=" peer: $out;"
+	out=$(ask udp $here 9708 26001 200)
+	[ "${out%% *}" = ok ] || why+=" peer: $out;"
+	recv_wait "$b" || why+=" bypass: $(tail -n 2 "$tmp/csb.out" | tr '\n' ' ');"
+	recv_wait "$d" || why+=" direct: $(tail -n 2 "$tmp/csd.out" | tr '\n' ' ');"
+	why+=$(csum_recv csb 200)
+	why+=$(csum_recv csd 200)
+	p1=$(ethstat rx_csum_partial)
+	[ $((p1 - p0)) -ge 400 ] || why+=" rx_csum_partial +$((p1 - p0));"
+	why+=$(peer_tcp_in 9707 300000 26002)
+	[ "$(ethstat rx_hdr_errors)" = 0 ] || why+=" rx_hdr_errors $(ethstat rx_hdr_errors);"
+	if [ -n "$why" ]; then
+		fail MQ_RX_CSUM "$why"
+	else
+		ok MQ_RX_CSUM
+	fi
+}
+
 # buffers_home: every channel buffer posted came back.
 buffers_home() {
 	local i p r
@@ -247,13 +309,7 @@ t_direct_stalled() {
 	[ "$pst" -ge 64 ] && [ "$pst" -lt 2000 ] || why+=" published $pst of 2000;"
 	out=$(ask ping $here 5 flush)
 	[ "$out" = "ok 5" ] || why+=" ping with ARP: $out;"
-	rm -f "$tmp/tcp.ready"
-	timeout 40 python3 -c "$tcp_server_py" $here 9705 "$tmp/tcp.ready" \
-		>/dev/null 2>&1 &
-	wait_file "$tmp/tcp.ready" 10 || why+=" no TCP server;"
-	out=$(ask tcp $here 9705 200000 25000)
-	[ "$out" = "ok 200000 0" ] || why+=" tcp: $out;"
-	wait $! 2>/dev/null
+	why+=$(peer_tcp_in 9705 200000 25000)
 	kill -CONT "$d"
 	stop "$d"
 	out=$(buffers_home) || why+=" $out;"
@@ -310,6 +366,7 @@ t_attach
 t_rss_spread
 t_channels_traffic
 t_tcp_out
+t_rx_csum
 t_direct_one_queue
 t_direct_stalled
 t_direct_refused

@@ -49,10 +49,13 @@ static void inject(const char *fmt, ...)
 		fail("inject \"%s\": %s", line, errname(-r));
 }
 
-/* Receives n driver frames with sequence numbers first.. in order. */
-static void expect_driver_frames(struct test_chan *c, int vjt, int family,
-				 uint16_t dport, uint32_t first, int n,
-				 uint32_t len, uint64_t t0)
+/*
+ * Receives n driver frames with sequence numbers first.. in order, with
+ * descriptor flags @flags.
+ */
+static void expect_frames_flags(struct test_chan *c, int vjt, int family,
+				uint16_t dport, uint32_t first, int n,
+				uint32_t len, uint64_t t0, uint32_t flags)
 {
 	uint16_t proto = family == AF_INET ? 0x0800 : 0x86dd;
 	struct pkt_info pi;
@@ -66,9 +69,8 @@ static void expect_driver_frames(struct test_chan *c, int vjt, int family,
 		step("driver frame %d of %d", i, n);
 		CHECK(chan_recv(c, &pkt, 3000),
 		      "driver frame %d of %d did not arrive after poll()", i, n);
-		CHECK(pkt.d.flags == (VJ_DESC_F_L2 | VJ_DESC_F_DRIVER),
-		      "flags %#x, want VJ_DESC_F_L2 | VJ_DESC_F_DRIVER",
-		      pkt.d.flags);
+		CHECK(pkt.d.flags == flags, "flags %#x, want %#x", pkt.d.flags,
+		      flags);
 		CHECK(pkt.d.ifindex == (uint32_t)vjt, "ifindex %u, want %d",
 		      pkt.d.ifindex, vjt);
 		CHECK(pkt.d.l3_off == 14, "l3_off %u", pkt.d.l3_off);
@@ -90,6 +92,14 @@ static void expect_driver_frames(struct test_chan *c, int vjt, int family,
 		why = pkt_check_csums(&pi, true);
 		CHECK(!why, "frame %d: %s", i, why);
 	}
+}
+
+static void expect_driver_frames(struct test_chan *c, int vjt, int family,
+				 uint16_t dport, uint32_t first, int n,
+				 uint32_t len, uint64_t t0)
+{
+	expect_frames_flags(c, vjt, family, dport, first, n, len, t0,
+			    VJ_DESC_F_L2 | VJ_DESC_F_DRIVER);
 }
 
 /*
@@ -549,6 +559,114 @@ static int t_driver_gbuf_cap(void)
 	return 0;
 }
 
+/*
+ * Checksum offload from the driver (struct vj_rx_csum): a frame whose
+ * checksum the device left partial reaches a channel with the checksum
+ * completed and VJ_DESC_F_CSUM_OK, IPv4 and IPv6, single and batched; one
+ * the device verified carries VJ_DESC_F_CSUM_OK; one without a verdict
+ * does not.  Unclaimed, both kinds reach an ordinary UDP socket.
+ */
+static int t_driver_csum_offload(void)
+{
+	const uint32_t ok = VJ_DESC_F_L2 | VJ_DESC_F_DRIVER | VJ_DESC_F_CSUM_OK;
+	int vjt = vjt_ifindex();
+	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4, tport(0),
+				 0);
+	struct vj_flow f6 = flow6(IPPROTO_UDP, NULL, 0, VJT_LOCAL6, tport(1),
+				  0);
+	struct test_chan c, c6;
+	uint32_t seq, len;
+	int w, i;
+
+	chan_open(&c, &f, 64, 2048);
+	inject("count=8 saddr=%s daddr=%s sport=1000 dport=%u len=333 "
+	       "batch=4 seq=0 offload=2", VJT_PEER4, VJT_LOCAL4, tport(0));
+	expect_frames_flags(&c, vjt, AF_INET, tport(0), 0, 8, 333, 0, ok);
+	inject("count=2 saddr=%s daddr=%s sport=1000 dport=%u len=64 "
+	       "seq=10 offload=2", VJT_PEER4, VJT_LOCAL4, tport(0));
+	expect_frames_flags(&c, vjt, AF_INET, tport(0), 10, 2, 64, 0, ok);
+	inject("count=3 saddr=%s daddr=%s sport=1000 dport=%u len=64 "
+	       "seq=20 offload=1", VJT_PEER4, VJT_LOCAL4, tport(0));
+	expect_frames_flags(&c, vjt, AF_INET, tport(0), 20, 3, 64, 0, ok);
+	inject("count=3 saddr=%s daddr=%s sport=1000 dport=%u len=64 "
+	       "seq=30 offload=0", VJT_PEER4, VJT_LOCAL4, tport(0));
+	expect_driver_frames(&c, vjt, AF_INET, tport(0), 30, 3, 64, 0);
+	chan_expect_empty(&c, "extra frames");
+	chan_close(&c);
+
+	chan_open(&c6, &f6, 16, 2048);
+	inject("count=5 saddr=%s daddr=%s sport=1000 dport=%u len=1200 "
+	       "batch=5 seq=40 offload=2", VJT_PEER6, VJT_LOCAL6, tport(1));
+	expect_frames_flags(&c6, vjt, AF_INET6, tport(1), 40, 5, 1200, 0, ok);
+	chan_close(&c6);
+
+	w = udp_listen(VJT_LOCAL4, tport(2));
+	inject("count=4 saddr=%s daddr=%s sport=1000 dport=%u len=80 "
+	       "batch=4 seq=0 offload=2", VJT_PEER4, VJT_LOCAL4, tport(2));
+	inject("count=4 saddr=%s daddr=%s sport=1000 dport=%u len=80 "
+	       "seq=4 offload=1", VJT_PEER4, VJT_LOCAL4, tport(2));
+	for (i = 0; i < 8; i++) {
+		CHECK(udp_recv_seq(w, 3000, &seq, &len),
+		      "%d of 8 offloaded frames reached the UDP socket", i);
+		CHECK(len == 80 && seq < 8, "got seq %u len %u", seq, len);
+	}
+	close(w);
+	return 0;
+}
+
+/*
+ * Crafted checksum offload values that reach outside the frame (start
+ * past its end, in the Ethernet header, a field across its last byte, an
+ * offset of 65535) make the driver API drop the frame, counted in
+ * driver_bad: no channel and no socket sees it, nothing is read or
+ * written outside the buffer (KASAN on the debug kernel), and a good
+ * frame after them arrives.
+ */
+static int t_driver_csum_crafted(void)
+{
+	static const char *const bad[] = {
+		"cstart=2000", "cstart=0", "cstart=13", "cstart=141 coff=0",
+		"cstart=34 coff=65535", "cstart=65535 coff=65535",
+		"cstart=140 coff=1",
+	};
+	int vjt = vjt_ifindex();
+	struct vj_flow f = flow4(IPPROTO_UDP, NULL, 0, VJT_LOCAL4, tport(0),
+				 0);
+	long long bad0 = pool_get("driver_bad");
+	struct test_chan c;
+	uint32_t seq, len;
+	unsigned int i;
+	int w;
+
+	chan_open(&c, &f, 64, 2048);
+	w = udp_listen(VJT_LOCAL4, tport(2));
+	/* len=100: a 142-byte frame, its UDP header at 34. */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		step("%s", bad[i]);
+		inject("count=1 saddr=%s daddr=%s sport=1000 dport=%u len=100 "
+		       "offload=2 %s", VJT_PEER4, VJT_LOCAL4, tport(0), bad[i]);
+		inject("count=1 saddr=%s daddr=%s sport=1000 dport=%u len=100 "
+		       "offload=2 %s", VJT_PEER4, VJT_LOCAL4, tport(2), bad[i]);
+	}
+	CHECK(pool_get("driver_bad") - bad0 == 2 * (long long)i,
+	      "driver_bad +%lld, want +%u", pool_get("driver_bad") - bad0,
+	      2 * i);
+	chan_expect_empty(&c, "a crafted frame reached the channel");
+	CHECK(!udp_recv_seq(w, 300, &seq, &len),
+	      "a crafted frame reached the UDP socket: seq %u", seq);
+	/* The last byte's field is inside: this one is good. */
+	inject("count=1 saddr=%s daddr=%s sport=1000 dport=%u len=100 seq=7 "
+	       "offload=2", VJT_PEER4, VJT_LOCAL4, tport(0));
+	expect_frames_flags(&c, vjt, AF_INET, tport(0), 7, 1, 100, 0,
+			    VJ_DESC_F_L2 | VJ_DESC_F_DRIVER |
+			    VJ_DESC_F_CSUM_OK);
+	close(w);
+	chan_close(&c);
+	CHECK(pool_settled(3000), "pool_free %lld of %lld after closing",
+	      pool_get("pool_free"), pool_get("pool_buffers"));
+	return 0;
+}
+
 /* After all of the above, every pool buffer is free again. */
 static int t_driver_pool_returned(void)
 {
@@ -565,6 +683,8 @@ const struct vj_case driver_cases[] = {
 	VJ_CASE("DRIVER_EDGE_LENGTHS", t_driver_edge_lengths),
 	VJ_CASE("DRIVER_DEFAULT_PATH", t_driver_default_path),
 	VJ_CASE("DRIVER_DEFAULT_PATH6", t_driver_default_path6),
+	VJ_CASE("DRIVER_CSUM_OFFLOAD", t_driver_csum_offload),
+	VJ_CASE("DRIVER_CSUM_CRAFTED", t_driver_csum_crafted),
 	VJ_CASE_T("DRIVER_POOL_EXHAUST", t_driver_pool_exhaust, 120),
 	VJ_CASE_T("DRIVER_POOL_CAPACITY", t_driver_pool_capacity, 120),
 	VJ_CASE_T("DRIVER_GBUF_CAP", t_driver_gbuf_cap, 120),

@@ -201,7 +201,11 @@ static void print_flags(__u32 flags)
 		{ VJ_DESC_F_L2,		"L2" },
 		{ VJ_DESC_F_TRUNC,	"TRUNC" },
 		{ VJ_DESC_F_DRIVER,	"DRIVER" },
+		{ VJ_DESC_F_XDP,	"XDP" },
+		{ VJ_DESC_F_FILTERED,	"FILTERED" },
+		{ VJ_DESC_F_CSUM_OK,	"CSUM_OK" },
 		{ VJ_DESC_F_DIRECT,	"DIRECT" },
+		{ VJ_DESC_F_HELD,	"HELD" },
 	};
 	const char *sep = "";
 	unsigned int i;

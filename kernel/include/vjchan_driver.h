@@ -22,6 +22,15 @@
  *    the driver posted; a driver must take the address again after
  *    vj_gbuf_get() and never keep it across a hand-over.
  *
+ * Checksum offload: a driver whose device verifies the UDP/TCP checksum,
+ * or leaves it for the receiver to complete (a virtual device passing on a
+ * frame of its host's own stack), says so in buf->csum (struct
+ * vj_rx_csum).  vjchan checks the values against the frame's length
+ * (a frame whose values reach outside it is dropped and counted as a bad
+ * frame), gives them to the stack as CHECKSUM_UNNECESSARY or
+ * CHECKSUM_PARTIAL, and completes a partial checksum before a channel's
+ * consumer sees the frame.
+ *
  * Headroom: VJ_GBUF_HEADROOM bytes in front of buf->data belong to the
  * driver while it owns the buffer, e.g. for a device header that the device
  * writes just before the frame.  Their contents are not kept.
@@ -41,12 +50,35 @@
 /* Bytes in front of buf->data that the owning driver may use. */
 #define VJ_GBUF_HEADROOM	NET_SKB_PAD
 
+/* struct vj_rx_csum's state. */
+enum vj_rx_csum_state {
+	VJ_CSUM_NONE,		/* nothing known: the receiver verifies it */
+	VJ_CSUM_VALID,		/* the device verified it */
+	VJ_CSUM_PARTIAL,	/* to be completed, as CHECKSUM_PARTIAL */
+};
+
+/**
+ * struct vj_rx_csum - what the device says of a frame's transport checksum
+ * @state: enum vj_rx_csum_state
+ * @start: VJ_CSUM_PARTIAL: where the checksummed bytes start, from the
+ *	start of the frame (its Ethernet header); they run to its end
+ * @offset: VJ_CSUM_PARTIAL: where the checksum field is, from @start; it
+ *	holds the sum of the pseudo header only
+ */
+struct vj_rx_csum {
+	u8 state;
+	u16 start;
+	u16 offset;
+};
+
 /**
  * struct vj_gbuf - a global receive buffer
  * @data: VJ_GBUF_SIZE bytes for one frame, starting with its Ethernet header
  * @size: capacity of @data
  * @len: frame length, set by the driver before vj_netif_rx_batch()
  * @dev: receiving device, set by vj_gbuf_get()
+ * @csum: checksum state, VJ_CSUM_NONE from vj_gbuf_get(); the driver may
+ *	set it with @len
  * @head: private to vjchan: start of the memory, VJ_GBUF_HEADROOM before @data
  * @node: private to vjchan
  * @dev_tracker: private to vjchan
@@ -57,10 +89,12 @@ struct vj_gbuf {
 	unsigned int size;
 	unsigned int len;
 	struct net_device *dev;
+	struct vj_rx_csum csum;
 	struct llist_node node;
 	netdevice_tracker dev_tracker;
 };
 
+bool vj_csum_fits(const struct vj_rx_csum *c, unsigned int len);
 struct vj_gbuf *vj_gbuf_get(struct net_device *dev);
 void vj_gbuf_put(struct vj_gbuf *buf);
 void vj_netif_rx(struct vj_gbuf *buf, unsigned int len);
@@ -105,7 +139,9 @@ void vj_napi_rx_batch(struct napi_struct *napi, struct vj_gbuf **bufs,
  * Both run under rtnl_lock; after detach() returns, the driver must not
  * touch the vj_direct again.
  *
- * In the NAPI poll, each completed buffer goes to vj_direct_rx(), which
+ * In the NAPI poll, each completed buffer goes to vj_direct_rx() (a driver
+ * whose device writes a header in front of the frame reads it at
+ * vj_direct_data()), which
  * publishes a frame of the channel's flow in place or copies any other frame
  * into an skb for the stack, then vj_direct_rx_done() once per poll.
  * While vj_direct_get() has nothing (the owner holds every buffer), a
@@ -149,9 +185,10 @@ void vj_direct_unregister(struct net_device *dev);
 int vj_direct_get(struct vj_direct *d, struct page **page,
 		  unsigned int *offset, unsigned int *size);
 void vj_direct_put(struct vj_direct *d, unsigned int id);
+const void *vj_direct_data(const struct vj_direct *d, unsigned int id);
 void vj_direct_rx(struct vj_direct *d, struct napi_struct *napi,
 		  unsigned int id, unsigned int off, unsigned int len,
-		  struct vj_rx_result *res);
+		  const struct vj_rx_csum *csum, struct vj_rx_result *res);
 void vj_direct_rx_spill(struct vj_direct *d, struct napi_struct *napi,
 			struct vj_gbuf *buf, struct vj_rx_result *res);
 void vj_direct_rx_done(struct vj_direct *d);

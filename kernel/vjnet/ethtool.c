@@ -35,6 +35,9 @@ static const struct vjnet_stat_desc vjnet_rx_descs[] = {
 	VJNET_RX_STAT("rx_direct_returned", direct_returned),
 	VJNET_RX_STAT("rx_spill_posted", spill_posted),
 	VJNET_RX_STAT("rx_spilled", spilled),
+	VJNET_RX_STAT("rx_csum_valid", csum_valid),
+	VJNET_RX_STAT("rx_csum_partial", csum_partial),
+	VJNET_RX_STAT("rx_hdr_errors", hdr_errors),
 };
 
 static const struct vjnet_stat_desc vjnet_tx_descs[] = {
@@ -47,6 +50,7 @@ static const struct vjnet_stat_desc vjnet_tx_descs[] = {
 
 #define VJNET_NRX	ARRAY_SIZE(vjnet_rx_descs)
 #define VJNET_RX_DIRECT	10	/* "rx_direct" in vjnet_rx_descs */
+#define VJNET_RX_HDR_ERRORS	17	/* "rx_hdr_errors" */
 #define VJNET_NTX	ARRAY_SIZE(vjnet_tx_descs)
 /* Per queue pair, after the sums: rxN_packets, rxN_direct, txN_packets. */
 #define VJNET_NPERQ	3
@@ -117,7 +121,8 @@ void vjnet_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
 	s->rx_bytes = rx[1];
 	s->rx_dropped = rx[6];
 	s->rx_length_errors = rx[7];
-	s->rx_errors = rx[7];
+	s->rx_frame_errors = rx[VJNET_RX_HDR_ERRORS];
+	s->rx_errors = rx[7] + rx[VJNET_RX_HDR_ERRORS];
 	s->tx_packets = tx[0];
 	s->tx_bytes = tx[1];
 	s->tx_dropped = tx[2];

@@ -422,6 +422,13 @@ static int vjnet_probe(struct virtio_device *vdev)
 			dev->hw_features |= NETIF_F_TSO6;
 	}
 	dev->features |= dev->hw_features;
+	/*
+	 * Receive checksum offload (rx.c): the device's verdict or a
+	 * checksum left to complete, in each frame's header.  Fixed: without
+	 * VIRTIO_NET_F_CTRL_GUEST_OFFLOADS it cannot be turned off.
+	 */
+	if (virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_CSUM))
+		dev->features |= NETIF_F_RXCSUM;
 
 	vi = netdev_priv(dev);
 	vi->vdev = vdev;
@@ -508,6 +515,7 @@ static const struct virtio_device_id vjnet_id_table[] = {
 
 static const unsigned int vjnet_features[] = {
 	VIRTIO_NET_F_CSUM,
+	VIRTIO_NET_F_GUEST_CSUM,
 	VIRTIO_NET_F_HOST_TSO4,
 	VIRTIO_NET_F_HOST_TSO6,
 	VIRTIO_NET_F_MAC,

@@ -2,7 +2,9 @@
 /*
  * vjnet receive, per queue pair: the receive queue holds vjchan global
  * buffers; the device writes a virtio_net_hdr_v1 into the buffer's headroom
- * and the frame at buf->data.  The pair's NAPI poll takes completed
+ * and the frame at buf->data.  The header is read once, for the frame's
+ * checksum state (GUEST_CSUM: verified, or left to complete), which goes
+ * with the frame (struct vj_rx_csum).  The pair's NAPI poll takes completed
  * buffers, hands them to vjchan in one vj_napi_rx_batch() (bound channels
  * get theirs, the rest become skbs in this poll without a copy), reclaims
  * the pair's sent frames and refills its receive queue.
@@ -171,42 +173,81 @@ void vjnet_rx_done(struct virtqueue *rvq)
 	napi_schedule(&vi->q[rvq->index / 2].napi);
 }
 
+/* What one poll counts of the frames' lengths and headers. */
+struct vjnet_rx_count {
+	u64 bytes;
+	unsigned int length_errors;
+	unsigned int hdr_errors;
+	unsigned int csum_valid;
+	unsigned int csum_partial;
+};
+
 /*
- * A global buffer came back with @len bytes written, the device's header
- * first: set buf->len and count the bytes, or put a buffer whose length
- * is impossible back and return false.
+ * The device's header in front of a frame of @len bytes, copied once from
+ * @p: its checksum state into @c.  Without GUEST_TSO/UFO negotiated a
+ * frame never carries a segmentation type.  False (counted) for a header
+ * that does not describe the frame.
  */
-static bool vjnet_rx_gbuf_len(struct vj_gbuf *buf, unsigned int len,
-			      u64 *bytes)
+static bool vjnet_rx_hdr(struct vjnet_queue *q, const void *p,
+			 unsigned int len, struct vj_rx_csum *c,
+			 struct vjnet_rx_count *cnt)
 {
-	if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
-		     len > VJNET_HDR_LEN + buf->size)) {
-		vj_gbuf_put(buf);
+	struct virtio_device *vdev = q->vi->vdev;
+	struct virtio_net_hdr_v1 h;
+
+	memcpy(&h, p, sizeof(h));
+	c->state = VJ_CSUM_NONE;
+	if (h.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
+		c->state = VJ_CSUM_PARTIAL;
+		c->start = virtio16_to_cpu(vdev, h.csum_start);
+		c->offset = virtio16_to_cpu(vdev, h.csum_offset);
+	} else if (h.flags & VIRTIO_NET_HDR_F_DATA_VALID) {
+		c->state = VJ_CSUM_VALID;
+	}
+	if (unlikely(h.gso_type != VIRTIO_NET_HDR_GSO_NONE ||
+		     !vj_csum_fits(c, len))) {
+		cnt->hdr_errors++;
 		return false;
 	}
-	buf->len = len - VJNET_HDR_LEN;
-	*bytes += buf->len;
+	cnt->csum_partial += c->state == VJ_CSUM_PARTIAL;
+	cnt->csum_valid += c->state == VJ_CSUM_VALID;
 	return true;
 }
 
-/* Take up to @budget completed buffers into q->batch; counts bad ones. */
-static unsigned int vjnet_rx_collect(struct vjnet_queue *q, int budget,
-				     u64 *bytes)
+/*
+ * A global buffer came back with @len bytes written, the device's header
+ * first: set buf->len and buf->csum and count the bytes, or put a buffer
+ * whose length or header is impossible back and return false.
+ */
+static bool vjnet_rx_gbuf(struct vjnet_queue *q, struct vj_gbuf *buf,
+			  unsigned int len, struct vjnet_rx_count *cnt)
 {
-	unsigned int n = 0, len, bad = 0;
+	if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
+		     len > VJNET_HDR_LEN + buf->size)) {
+		cnt->length_errors++;
+		goto put;
+	}
+	buf->len = len - VJNET_HDR_LEN;
+	if (!vjnet_rx_hdr(q, buf->data - VJNET_HDR_LEN, buf->len, &buf->csum,
+			  cnt))
+		goto put;
+	cnt->bytes += buf->len;
+	return true;
+put:
+	vj_gbuf_put(buf);
+	return false;
+}
+
+/* Take up to @budget completed buffers into q->batch. */
+static unsigned int vjnet_rx_collect(struct vjnet_queue *q, int budget,
+				     struct vjnet_rx_count *cnt)
+{
+	unsigned int n = 0, len;
 	struct vj_gbuf *buf;
 
-	while (n < budget && (buf = virtqueue_get_buf(q->rvq, &len))) {
-		if (vjnet_rx_gbuf_len(buf, len, bytes))
+	while (n < budget && (buf = virtqueue_get_buf(q->rvq, &len)))
+		if (vjnet_rx_gbuf(q, buf, len, cnt))
 			q->batch[n++] = buf;
-		else
-			bad++;
-	}
-	if (bad) {
-		u64_stats_update_begin(&q->rx_stats.syncp);
-		u64_stats_add(&q->rx_stats.length_errors, bad);
-		u64_stats_update_end(&q->rx_stats.syncp);
-	}
 	return n;
 }
 
@@ -216,39 +257,43 @@ static unsigned int vjnet_rx_collect(struct vjnet_queue *q, int budget,
  * vj_direct_rx_spill().
  */
 static unsigned int vjnet_rx_direct(struct vjnet_queue *q, int budget,
-				    struct vj_rx_result *res, u64 *bytes,
+				    struct vj_rx_result *res,
+				    struct vjnet_rx_count *cnt,
 				    unsigned int *spilled)
 {
-	unsigned int n = 0, len, id, bad = 0, returned = 0;
+	unsigned int n = 0, len, id, returned = 0;
+	struct vj_rx_csum csum;
 	void *token;
 
 	while (n < budget && (token = virtqueue_get_buf(q->rvq, &len))) {
 		if (!vjnet_token_is_direct(token, &id)) {
-			if (!vjnet_rx_gbuf_len(token, len, bytes)) {
-				bad++;
+			if (!vjnet_rx_gbuf(q, token, len, cnt))
 				continue;
-			}
 			(*spilled)++;
 			vj_direct_rx_spill(q->direct, &q->napi, token, res);
 			n++;
 			continue;
 		}
+		returned++;
 		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN)) {
-			bad++;
-			returned++;
+			cnt->length_errors++;
 			vj_direct_put(q->direct, id);
 			continue;
 		}
-		returned++;
-		*bytes += len - VJNET_HDR_LEN;
-		vj_direct_rx(q->direct, &q->napi, id, VJNET_HDR_LEN,
-			     len - VJNET_HDR_LEN, res);
+		len -= VJNET_HDR_LEN;
+		if (!vjnet_rx_hdr(q, vj_direct_data(q->direct, id), len, &csum,
+				  cnt)) {
+			vj_direct_put(q->direct, id);
+			continue;
+		}
+		cnt->bytes += len;
+		vj_direct_rx(q->direct, &q->napi, id, VJNET_HDR_LEN, len, &csum,
+			     res);
 		n++;
 	}
 	if (n)
 		vj_direct_rx_done(q->direct);
 	u64_stats_update_begin(&q->rx_stats.syncp);
-	u64_stats_add(&q->rx_stats.length_errors, bad);
 	u64_stats_add(&q->rx_stats.direct_returned, returned);
 	u64_stats_update_end(&q->rx_stats.syncp);
 	return n;
@@ -283,17 +328,17 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	struct vjnet_queue *q = container_of(napi, struct vjnet_queue, napi);
 	struct vj_rx_result res = {};
 	struct vjnet_rx_stats *st = &q->rx_stats;
+	struct vjnet_rx_count cnt = {};
 	unsigned int n = 0, spilled = 0;
-	u64 bytes = 0;
 
 	vjnet_tx_reclaim(q, budget);
 	if (budget && q->direct) {
-		n = vjnet_rx_direct(q, budget, &res, &bytes, &spilled);
+		n = vjnet_rx_direct(q, budget, &res, &cnt, &spilled);
 		if (!vjnet_rx_fill(q, GFP_ATOMIC))
 			schedule_delayed_work(&q->refill, 1);
 	} else if (budget) {
 		n = vjnet_rx_collect(q, min_t(int, budget, NAPI_POLL_WEIGHT),
-				     &bytes);
+				     &cnt);
 		if (n)
 			vj_napi_rx_batch(napi, q->batch, n, &res);
 		if (!vjnet_rx_fill(q, GFP_ATOMIC))
@@ -302,7 +347,11 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 
 	u64_stats_update_begin(&st->syncp);
 	u64_stats_add(&st->packets, n);
-	u64_stats_add(&st->bytes, bytes);
+	u64_stats_add(&st->bytes, cnt.bytes);
+	u64_stats_add(&st->length_errors, cnt.length_errors);
+	u64_stats_add(&st->hdr_errors, cnt.hdr_errors);
+	u64_stats_add(&st->csum_valid, cnt.csum_valid);
+	u64_stats_add(&st->csum_partial, cnt.csum_partial);
 	u64_stats_add(&st->channel, res.channel);
 	u64_stats_add(&st->stack, res.stack);
 	u64_stats_add(&st->stack_copied, res.stack_copied);

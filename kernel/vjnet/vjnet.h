@@ -6,10 +6,11 @@
  * a transmit queue under one NAPI instance of its own; with
  * VIRTIO_NET_F_RSS the device steers received frames to the pairs by an
  * indirection table (ctrl.c).  Features negotiated: VERSION_1, MAC,
- * STATUS, CTRL_VQ, MQ, RSS, and the transmit offloads CSUM, HOST_TSO4,
- * HOST_TSO6 (tx.c); no receive offloads, no mergeable buffers, so every
- * receive buffer holds one whole frame behind a struct virtio_net_hdr_v1
- * that the device writes into the buffer's headroom.
+ * STATUS, CTRL_VQ, MQ, RSS, the transmit offloads CSUM, HOST_TSO4,
+ * HOST_TSO6 (tx.c) and the receive checksum offload GUEST_CSUM (rx.c); no
+ * receive segmentation offloads, no mergeable buffers, so every receive
+ * buffer holds one whole frame behind a struct virtio_net_hdr_v1 that the
+ * device writes into the buffer's headroom.
  * With a direct channel (VJ_BIND_F_DIRECT), one receive queue holds that
  * channel's ring buffers instead, the header at the start of each: the
  * only queue of a one-pair device, or the last active queue of a device
@@ -58,6 +59,9 @@ struct vjnet_rx_stats {
 	u64_stats_t direct_returned;	/* channel buffers back from the device */
 	u64_stats_t spill_posted;	/* global buffers posted to a direct queue */
 	u64_stats_t spilled;		/* frames received into those */
+	u64_stats_t csum_valid;		/* checksum verified by the device */
+	u64_stats_t csum_partial;	/* checksum left to complete */
+	u64_stats_t hdr_errors;		/* device header not for the frame */
 };
 
 /* Transmit-side counters of one queue, written under its lock. */

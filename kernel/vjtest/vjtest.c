@@ -16,6 +16,13 @@
  * wrong UDP checksum, csum=2 a zero one; ulen=N puts N in the UDP length
  * field (after the checksum was computed over the real datagram).
  *
+ * Checksum offload, as a device would report it (struct vj_rx_csum):
+ * offload=1 says the device verified the checksum (VJ_CSUM_VALID);
+ * offload=2 leaves it partial (VJ_CSUM_PARTIAL): the UDP checksum field
+ * holds the pseudo-header sum only, csum start and offset name it.
+ * cstart=N and coff=N replace that start and offset (crafted ones, which
+ * the driver API must refuse when they reach outside the frame).
+ *
  * Payload byte 0..3 carry the sequence number (big endian), byte i >= 4 is
  * (seq + i) & 0xff.  Frames that no channel claims reach the stack on
  * vjtest0 through the stack queue.
@@ -54,6 +61,8 @@ struct inject_req {
 	int exthdr;		/* IPv6 extension header type, or -1 */
 	unsigned int csum;	/* VJTEST_CSUM_* */
 	unsigned int ulen;	/* UDP length field if not 0 (a malformed one) */
+	unsigned int offload;	/* enum vj_rx_csum_state */
+	int cstart, coff;	/* csum start and offset if not -1 */
 	bool v6;
 	__be32 saddr4, daddr4;
 	struct in6_addr saddr6, daddr6;
@@ -102,7 +111,8 @@ static void vjtest_build_exthdr(u8 *p, int type, u8 next)
 	}
 }
 
-static unsigned int vjtest_build_frame(u8 *p, const struct inject_req *r, u32 seq)
+static unsigned int vjtest_build_frame(u8 *p, const struct inject_req *r,
+				       u32 seq, struct vj_rx_csum *c)
 {
 	static const u8 src_mac[ETH_ALEN] = { 0x02, 0x56, 0x4a, 0, 0, 2 };
 	unsigned int ext = r->v6 ? vjtest_exthdr_len(r->exthdr) : 0;
@@ -165,6 +175,21 @@ static unsigned int vjtest_build_frame(u8 *p, const struct inject_req *r, u32 se
 	} else if (r->csum == VJTEST_CSUM_ZERO) {
 		uh->check = 0;
 	}
+	c->state = r->offload;
+	c->start = r->cstart >= 0 ? r->cstart : ETH_HLEN + l3;
+	c->offset = r->coff >= 0 ? r->coff : offsetof(struct udphdr, check);
+	if (r->offload == VJ_CSUM_PARTIAL) {
+		/* The pseudo-header sum only, as a sender offloading it. */
+		if (r->v6) {
+			struct ipv6hdr *ip6 = (struct ipv6hdr *)(p + ETH_HLEN);
+
+			uh->check = ~csum_ipv6_magic(&ip6->saddr, &ip6->daddr,
+						     ulen, r->proto, 0);
+		} else {
+			uh->check = ~csum_tcpudp_magic(r->saddr4, r->daddr4,
+						       ulen, r->proto, 0);
+		}
+	}
 	/* After the checksum: a length that lies about the datagram. */
 	if (r->ulen)
 		uh->len = htons(r->ulen);
@@ -184,7 +209,8 @@ static int vjtest_inject(const struct inject_req *r)
 			if (!bufs[i])
 				break;
 			bufs[i]->len = vjtest_build_frame(bufs[i]->data, r,
-							  r->seq + done + i);
+							  r->seq + done + i,
+							  &bufs[i]->csum);
 		}
 		/* Deliver like a NAPI poll would: bottom halves off. */
 		local_bh_disable();
@@ -227,6 +253,8 @@ static int vjtest_parse_req(char *line, struct inject_req *r)
 	r->sport = 1000;
 	r->dport = 2000;
 	r->exthdr = -1;
+	r->cstart = -1;
+	r->coff = -1;
 	while ((tok = strsep(&line, " \t\n"))) {
 		char *val = strchr(tok, '=');
 		unsigned int v;
@@ -263,6 +291,13 @@ static int vjtest_parse_req(char *line, struct inject_req *r)
 				r->csum = v;
 			else if (!strcmp(tok, "ulen") && v <= U16_MAX)
 				r->ulen = v;
+			else if (!strcmp(tok, "offload") &&
+				 v <= VJ_CSUM_PARTIAL)
+				r->offload = v;
+			else if (!strcmp(tok, "cstart") && v <= U16_MAX)
+				r->cstart = v;
+			else if (!strcmp(tok, "coff") && v <= U16_MAX)
+				r->coff = v;
 			else
 				return -EINVAL;
 		}

@@ -85,6 +85,12 @@ int vjt_format(const struct vjt_req *r, char *line, size_t size)
 		ADD("saddr=%s ", r->saddr);
 	if (r->daddr)
 		ADD("daddr=%s ", r->daddr);
+	if (r->offload)
+		ADD("offload=%u ", r->offload);
+	if (r->cstart1)
+		ADD("cstart=%u ", r->cstart1 - 1);
+	if (r->coff1)
+		ADD("coff=%u ", r->coff1 - 1);
 #undef ADD
 	if (n && n <= size)
 		line[n - 1] = '\n';

@@ -25,6 +25,10 @@ struct vjt_req {
 	uint32_t count, batch, len, seq;
 	uint16_t sport, dport;
 	const char *saddr, *daddr;	/* NULL: vjtest's default */
+	/* Checksum offload as a device reports it (enum vj_rx_csum_state) */
+	uint32_t offload;
+	/* Its start and offset + 1 (0: vjtest's, the UDP checksum field) */
+	uint32_t cstart1, coff1;
 };
 
 /* NULL if vjtest0 exists and the inject file is writable, or why not. */
