@@ -2,7 +2,8 @@
 /*
  * Handing an skb that matched a channel to its ring, for the receive paths
  * that see skbs: the pre-routing hook (bypass channels, unmodified drivers)
- * and the filtered path (after the firewall).
+ * and the filtered path (after the firewall); and the driver API's frames
+ * across several buffers, which are skbs too (chain.c).
  *
  * A GRO aggregate is not a wire packet, but its segments belong to the
  * channel's flow as much as the packets GRO left alone: leaving aggregates
@@ -89,7 +90,9 @@ static void vj_deliver_count(u32 path, bool claimed, unsigned int n)
 {
 	enum vj_counter c;
 
-	if (path & VJ_DESC_F_FILTERED)
+	if (path & VJ_DESC_F_DRIVER)
+		c = claimed ? VJ_CNT_DRIVER_CLAIMED : VJ_CNT_DRIVER_DROPPED;
+	else if (path & VJ_DESC_F_FILTERED)
 		c = claimed ? VJ_CNT_FW_CLAIMED : VJ_CNT_FW_DROPPED;
 	else
 		c = claimed ? VJ_CNT_HOOK_CLAIMED : VJ_CNT_HOOK_DROPPED;
@@ -197,4 +200,30 @@ bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
 	default:	/* dead: its device went away under us */
 		return false;
 	}
+}
+
+/**
+ * vj_deliver_gso - the wire frames of a device's large frame to @fe's ring
+ * @fe: the channel (the caller holds rcu_read_lock())
+ * @skb: a frame of the driver API across several buffers (chain.c),
+ *	skb->data at its network header behind an Ethernet header, with a
+ *	partial checksum and a segmentation type
+ * @ifindex: the device it came in on
+ *
+ * As an aggregate at the hook: cut into its segments, each summed by the
+ * kernel and put in the ring (VJ_DESC_F_DRIVER | VJ_DESC_F_CSUM_OK).
+ * Returns false, leaving @skb to the caller, if the channel is dead.
+ */
+bool vj_deliver_gso(struct vj_flow_entry *fe, struct sk_buff *skb,
+		    int ifindex)
+{
+	u8 eth[ETH_HLEN];
+
+	if (vj_ring_dead(fe->ring))
+		return false;
+	/* Segmenting resets the frame's mac header: keep a copy. */
+	memcpy(eth, skb_mac_header(skb), ETH_HLEN);
+	vj_deliver_segments(fe, skb, eth, ETH_HLEN, ifindex,
+			    VJ_DESC_F_DRIVER | VJ_DESC_F_CSUM_OK);
+	return true;
 }

@@ -41,6 +41,7 @@
 #include <linux/slab.h>
 #include <net/sock.h>
 
+#include "vj_chain.h"
 #include "vj_classify.h"
 #include "vj_csum.h"
 #include "vj_direct.h"
@@ -444,9 +445,11 @@ void vj_direct_rx_spill(struct vj_direct *d, struct napi_struct *napi,
 	int id;
 
 	if (unlikely(!buf->dev || buf->len > buf->size ||
-		     buf->len < ETH_HLEN || !vj_csum_fits(&buf->csum, buf->len))) {
+		     buf->len < ETH_HLEN || buf->more || buf->gso_size ||
+		     buf->data != buf->head + VJ_GBUF_HEADROOM ||
+		     !vj_csum_fits(&buf->csum, buf->len))) {
 		res->dropped++;
-		vj_gbuf_put(buf);
+		vj_chain_put(buf);
 		return;
 	}
 	rcu_read_lock();

@@ -9,6 +9,7 @@
 #include <linux/rcupdate.h>
 #include <net/sock.h>
 
+#include "vj_chain.h"
 #include "vj_classify.h"
 #include "vj_csum.h"
 #include "vj_flow.h"
@@ -30,9 +31,13 @@ struct vj_gbuf *vj_gbuf_get(struct net_device *dev)
 	struct vj_gbuf *buf = vj_pool_get();
 
 	if (buf) {
+		vj_pool_set_head(buf, buf->head);	/* data where it belongs */
 		buf->dev = dev;
 		buf->len = 0;
 		buf->csum.state = VJ_CSUM_NONE;
+		buf->more = NULL;
+		buf->gso_size = 0;
+		buf->gso_type = 0;
 	}
 	return buf;
 }
@@ -49,6 +54,30 @@ void vj_gbuf_put(struct vj_gbuf *buf)
 EXPORT_SYMBOL_GPL(vj_gbuf_put);
 
 /*
+ * A frame across several buffers: only from a NAPI poll, and only one
+ * that vj_chain_check() accepts.
+ */
+static struct vj_flow_entry *vj_driver_rx_chain(struct vj_gbuf *buf,
+						struct napi_struct *napi,
+						struct vj_rx_result *res)
+{
+	unsigned int len;
+
+	if (unlikely(!napi || !buf->dev || !vj_chain_check(buf, &len))) {
+		net_warn_ratelimited("bad frame from driver: chained, len %u, gso %u/%#x, dev %s\n",
+				     buf->len, buf->gso_size, buf->gso_type,
+				     buf->dev ? netdev_name(buf->dev) : "none");
+		vj_count(VJ_CNT_DRIVER_BAD);
+		vj_chain_put(buf);
+		if (res)
+			res->dropped++;
+		return NULL;
+	}
+	vj_chain_rx(napi, buf, len, res);
+	return NULL;
+}
+
+/*
  * Classify one frame and queue it.  Returns the channel whose consumer must
  * be woken, or NULL.  Called under rcu_read_lock().  With @napi (and @res),
  * an unclaimed frame goes to the stack in this NAPI poll without a copy
@@ -63,7 +92,10 @@ static struct vj_flow_entry *vj_driver_rx_one(struct vj_gbuf *buf,
 	__be16 proto;
 
 	vj_count(VJ_CNT_DRIVER_RX);
+	if (unlikely(buf->more || buf->gso_size))
+		return vj_driver_rx_chain(buf, napi, res);
 	if (unlikely(!dev || buf->len > buf->size || buf->len < ETH_HLEN ||
+		     buf->data != buf->head + VJ_GBUF_HEADROOM ||
 		     !vj_csum_fits(&buf->csum, buf->len))) {
 		/* A driver bug: nothing sane to hand on. */
 		net_warn_ratelimited("bad frame from driver: len %u, csum %u %u+%u, dev %s\n",

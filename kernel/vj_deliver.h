@@ -16,5 +16,7 @@ struct vj_flow_key;
 bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
 		    const struct vj_flow_key *key, int thoff, unsigned int hook,
 		    u32 path);
+bool vj_deliver_gso(struct vj_flow_entry *fe, struct sk_buff *skb,
+		    int ifindex);
 
 #endif /* _VJ_DELIVER_H */

@@ -31,13 +31,28 @@
  * CHECKSUM_PARTIAL, and completes a partial checksum before a channel's
  * consumer sees the frame.
  *
+ * Frames across several buffers (vj_napi_rx_batch() only): a device that
+ * writes a large frame into several buffers (a segmentation offload's
+ * frame of up to 64 KiB) hands the first over with buf->more naming the
+ * next, and so on; the first holds all the headers, and buf->gso_size and
+ * buf->gso_type (SKB_GSO_TCPV4 or SKB_GSO_TCPV6, with a partial checksum)
+ * say how the frame is to be cut into wire frames.  A buffer behind the
+ * first may hold its bytes from up to VJ_GBUF_HEADROOM bytes before
+ * buf->data (a device that writes a header into the first buffer's
+ * headroom writes the others' data from the same place): the driver then
+ * moves buf->data back to where they start and counts buf->len from
+ * there, at most buf->size plus the bytes moved.  The stack gets one skb
+ * of all of them without a copy; a channel gets the wire frames, cut by
+ * skb_gso_segment().
+ *
  * Headroom: VJ_GBUF_HEADROOM bytes in front of buf->data belong to the
  * driver while it owns the buffer, e.g. for a device header that the device
  * writes just before the frame.  Their contents are not kept.
  *
  * Context: softirq or process context; not hard interrupt context.
  * Ownership: every buffer taken with vj_gbuf_get() must be passed to
- * exactly one of vj_netif_rx(), vj_netif_rx_batch() or vj_gbuf_put().
+ * exactly one of vj_netif_rx(), vj_netif_rx_batch() or vj_gbuf_put()
+ * (vj_napi_rx_batch() takes the buffers chained behind each, too).
  */
 #ifndef _VJCHAN_DRIVER_H
 #define _VJCHAN_DRIVER_H
@@ -79,6 +94,11 @@ struct vj_rx_csum {
  * @dev: receiving device, set by vj_gbuf_get()
  * @csum: checksum state, VJ_CSUM_NONE from vj_gbuf_get(); the driver may
  *	set it with @len
+ * @more: the next buffer of the same frame, NULL from vj_gbuf_get()
+ * @gso_size: of a frame across several buffers: its wire frames' payload
+ *	size, 0 from vj_gbuf_get()
+ * @gso_type: SKB_GSO_TCPV4 or SKB_GSO_TCPV6 (with @gso_size), maybe with
+ *	SKB_GSO_TCP_ECN; 0 from vj_gbuf_get()
  * @head: private to vjchan: start of the memory, VJ_GBUF_HEADROOM before @data
  * @node: private to vjchan
  * @dev_tracker: private to vjchan
@@ -90,6 +110,9 @@ struct vj_gbuf {
 	unsigned int len;
 	struct net_device *dev;
 	struct vj_rx_csum csum;
+	struct vj_gbuf *more;
+	u16 gso_size;
+	u32 gso_type;
 	struct llist_node node;
 	netdevice_tracker dev_tracker;
 };

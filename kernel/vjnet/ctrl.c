@@ -208,6 +208,35 @@ int vjnet_set_pairs(struct vjnet_priv *vi, u16 pairs)
 }
 
 /**
+ * vjnet_set_guest_tso - turn the device's receive segmentation on or off
+ * @vi: the device
+ * @on: GUEST_TSO4/6 as negotiated, or none (each frame in one buffer)
+ *
+ * The checksum offload stays on.  Nothing to do without GUEST_TSO.
+ *
+ * Return: 0, or -EIO if the device refused or is broken (no queues).
+ * Context: rtnl_lock held.
+ */
+int vjnet_set_guest_tso(struct vjnet_priv *vi, bool on)
+{
+	struct virtio_device *vdev = vi->vdev;
+	u64 offloads = BIT_ULL(VIRTIO_NET_F_GUEST_CSUM);
+
+	if (!vi->guest_tso)
+		return 0;
+	if (vi->broken)
+		return -EIO;
+	if (on && virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO4))
+		offloads |= BIT_ULL(VIRTIO_NET_F_GUEST_TSO4);
+	if (on && virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6))
+		offloads |= BIT_ULL(VIRTIO_NET_F_GUEST_TSO6);
+	vi->ctrl->offloads = cpu_to_virtio64(vdev, offloads);
+	return vjnet_ctrl_cmd(vi, VIRTIO_NET_CTRL_GUEST_OFFLOADS,
+			      VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET,
+			      &vi->ctrl->offloads, sizeof(vi->ctrl->offloads));
+}
+
+/**
  * vjnet_ctrl_init - read the device's queue and RSS limits
  * @vi: the device, features negotiated, queues not yet found
  *

@@ -38,6 +38,7 @@ static const struct vjnet_stat_desc vjnet_rx_descs[] = {
 	VJNET_RX_STAT("rx_csum_valid", csum_valid),
 	VJNET_RX_STAT("rx_csum_partial", csum_partial),
 	VJNET_RX_STAT("rx_hdr_errors", hdr_errors),
+	VJNET_RX_STAT("rx_gso", gso),
 };
 
 static const struct vjnet_stat_desc vjnet_tx_descs[] = {

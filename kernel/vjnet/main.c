@@ -304,13 +304,25 @@ static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
 		return -EIO;
 	if (vi->pairs > 1 && (!vi->has_rss || vj_direct_flow(d, &f)))
 		return -EOPNOTSUPP;
+	/* One frame per buffer from here on. */
+	err = vjnet_set_guest_tso(vi, false);
+	if (err)
+		return err;
 	q = &vi->q[vi->pairs - 1];
 	err = vjnet_rx_switch(q, d);
-	if (err || vi->pairs == 1)
-		return err;
+	if (err)
+		goto err_tso;
+	if (vi->pairs == 1)
+		return 0;
 	err = vjnet_steer(vi, vi->pairs, d);
 	if (err)
-		vjnet_direct_release(vi, q);
+		goto err_release;
+	return 0;
+
+err_release:
+	vjnet_direct_release(vi, q);
+err_tso:
+	vjnet_set_guest_tso(vi, true);
 	return err;
 }
 
@@ -331,6 +343,10 @@ static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
 					   err);
 		}
 		vjnet_direct_release(vi, &vi->q[i]);
+		err = vjnet_set_guest_tso(vi, true);
+		if (err)
+			netdev_err(dev, "receive segmentation offload stays off (%d)\n",
+				   err);
 		return;
 	}
 }
@@ -429,11 +445,18 @@ static int vjnet_probe(struct virtio_device *vdev)
 	 */
 	if (virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_CSUM))
 		dev->features |= NETIF_F_RXCSUM;
+	/* Receive segmentation offload: frames the stack can resegment. */
+	if (virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO4) ||
+	    virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6))
+		dev->features |= NETIF_F_GRO_HW;
 
 	vi = netdev_priv(dev);
 	vi->vdev = vdev;
 	vi->dev = dev;
 	vi->pairs = 1;
+	vi->mergeable = virtio_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF);
+	vi->guest_tso = virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO4) ||
+			virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6);
 	vdev->priv = vi;
 	INIT_WORK(&vi->config_work, vjnet_config_work);
 	err = vjnet_ctrl_init(vi);
@@ -516,6 +539,10 @@ static const struct virtio_device_id vjnet_id_table[] = {
 static const unsigned int vjnet_features[] = {
 	VIRTIO_NET_F_CSUM,
 	VIRTIO_NET_F_GUEST_CSUM,
+	VIRTIO_NET_F_GUEST_TSO4,
+	VIRTIO_NET_F_GUEST_TSO6,
+	VIRTIO_NET_F_MRG_RXBUF,
+	VIRTIO_NET_F_CTRL_GUEST_OFFLOADS,
 	VIRTIO_NET_F_HOST_TSO4,
 	VIRTIO_NET_F_HOST_TSO6,
 	VIRTIO_NET_F_MAC,
@@ -525,12 +552,31 @@ static const unsigned int vjnet_features[] = {
 	VIRTIO_NET_F_RSS,
 };
 
+/*
+ * Receive segmentation offload only with what it needs: mergeable buffers
+ * (a 64 KiB frame in 2 KiB buffers), the checksum offload it implies, and
+ * the control command that turns it off while a direct channel binds (the
+ * channel's buffers take one frame each).
+ */
+static int vjnet_validate(struct virtio_device *vdev)
+{
+	if (!virtio_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF) ||
+	    !virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_CSUM) ||
+	    !virtio_has_feature(vdev, VIRTIO_NET_F_CTRL_VQ) ||
+	    !virtio_has_feature(vdev, VIRTIO_NET_F_CTRL_GUEST_OFFLOADS)) {
+		__virtio_clear_bit(vdev, VIRTIO_NET_F_GUEST_TSO4);
+		__virtio_clear_bit(vdev, VIRTIO_NET_F_GUEST_TSO6);
+	}
+	return 0;
+}
+
 /* No MODULE_DEVICE_TABLE(virtio, ...): udev must never load vjnet. */
 static struct virtio_driver vjnet_driver = {
 	.driver.name = KBUILD_MODNAME,
 	.id_table = vjnet_id_table,
 	.feature_table = vjnet_features,
 	.feature_table_size = ARRAY_SIZE(vjnet_features),
+	.validate = vjnet_validate,
 	.probe = vjnet_probe,
 	.remove = vjnet_remove,
 	.config_changed = vjnet_config_changed,

@@ -180,22 +180,57 @@ struct vjnet_rx_count {
 	unsigned int hdr_errors;
 	unsigned int csum_valid;
 	unsigned int csum_partial;
+	unsigned int gso;
 };
 
 /*
- * The device's header in front of a frame of @len bytes, copied once from
- * @p: its checksum state into @c.  Without GUEST_TSO/UFO negotiated a
- * frame never carries a segmentation type.  False (counted) for a header
- * that does not describe the frame.
+ * A posted buffer taken back unused, or of a frame that is dropped: to the
+ * pool or the direct channel.
+ */
+static void vjnet_rx_recycle(struct virtqueue *rvq, void *token)
+{
+	struct vjnet_priv *vi = rvq->vdev->priv;
+	struct vjnet_queue *q = &vi->q[rvq->index / 2];
+	unsigned int id;
+
+	if (!vjnet_token_is_direct(token, &id)) {
+		vj_gbuf_put(token);
+		return;
+	}
+	vj_direct_put(q->direct, id);
+	u64_stats_update_begin(&q->rx_stats.syncp);
+	u64_stats_inc(&q->rx_stats.direct_returned);
+	u64_stats_update_end(&q->rx_stats.syncp);
+}
+
+/* What the device's header says of a frame (vjnet_rx_hdr()). */
+struct vjnet_rx_hdr {
+	struct vj_rx_csum csum;
+	unsigned int num_buffers;	/* it spans (MRG_RXBUF), at least 1 */
+	u16 gso_size;
+	u32 gso_type;
+};
+
+/*
+ * The device's header in front of a frame whose first buffer holds @len
+ * bytes of it, copied once from @p, into @rh.  Only a TCP segmentation
+ * offload's frame (GUEST_TSO4/6, never on a direct queue) spans several
+ * buffers.  False (counted) for a header that does not describe the frame;
+ * rh->num_buffers still says how many buffers to take back.
  */
 static bool vjnet_rx_hdr(struct vjnet_queue *q, const void *p,
-			 unsigned int len, struct vj_rx_csum *c,
+			 unsigned int len, struct vjnet_rx_hdr *rh,
 			 struct vjnet_rx_count *cnt)
 {
 	struct virtio_device *vdev = q->vi->vdev;
+	struct vj_rx_csum *c = &rh->csum;
 	struct virtio_net_hdr_v1 h;
 
 	memcpy(&h, p, sizeof(h));
+	rh->num_buffers = q->vi->mergeable ?
+			  virtio16_to_cpu(vdev, h.num_buffers) : 1;
+	rh->gso_size = 0;
+	rh->gso_type = 0;
 	c->state = VJ_CSUM_NONE;
 	if (h.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
 		c->state = VJ_CSUM_PARTIAL;
@@ -204,38 +239,127 @@ static bool vjnet_rx_hdr(struct vjnet_queue *q, const void *p,
 	} else if (h.flags & VIRTIO_NET_HDR_F_DATA_VALID) {
 		c->state = VJ_CSUM_VALID;
 	}
-	if (unlikely(h.gso_type != VIRTIO_NET_HDR_GSO_NONE ||
-		     !vj_csum_fits(c, len))) {
-		cnt->hdr_errors++;
-		return false;
+	switch (h.gso_type & ~VIRTIO_NET_HDR_GSO_ECN) {
+	case VIRTIO_NET_HDR_GSO_NONE:
+		break;
+	case VIRTIO_NET_HDR_GSO_TCPV4:
+		rh->gso_type = SKB_GSO_TCPV4;
+		break;
+	case VIRTIO_NET_HDR_GSO_TCPV6:
+		rh->gso_type = SKB_GSO_TCPV6;
+		break;
+	default:
+		goto bad;
 	}
+	if (rh->gso_type) {
+		rh->gso_size = virtio16_to_cpu(vdev, h.gso_size);
+		if (!q->vi->guest_tso || q->direct || !rh->gso_size)
+			goto bad;
+		if (h.gso_type & VIRTIO_NET_HDR_GSO_ECN)
+			rh->gso_type |= SKB_GSO_TCP_ECN;
+	}
+	if (!rh->num_buffers ||
+	    (rh->num_buffers > 1 && !rh->gso_type) ||
+	    !vj_csum_fits(c, len))
+		goto bad;
 	cnt->csum_partial += c->state == VJ_CSUM_PARTIAL;
 	cnt->csum_valid += c->state == VJ_CSUM_VALID;
+	cnt->gso += !!rh->gso_type;
 	return true;
+bad:
+	cnt->hdr_errors++;
+	return false;
+}
+
+/* Take back the @n buffers of a frame that is dropped. */
+static void vjnet_rx_skip(struct vjnet_queue *q, unsigned int n)
+{
+	unsigned int len;
+	void *token;
+
+	while (n-- && (token = virtqueue_get_buf(q->rvq, &len)))
+		vjnet_rx_recycle(q->rvq, token);
+}
+
+/* Put back the global buffers chained behind @buf, and @buf. */
+static void vjnet_rx_put_chain(struct vj_gbuf *buf)
+{
+	struct vj_gbuf *next;
+
+	for (; buf; buf = next) {
+		next = buf->more;
+		vj_gbuf_put(buf);
+	}
+}
+
+/*
+ * The @n buffers behind @first (MRG_RXBUF): the device wrote them from the
+ * start of what was posted, the header's place, so their data starts
+ * VJNET_HDR_LEN before buf->data.  Chained on @first; false (all put back,
+ * counted) if the device has not completed that many or a length is
+ * impossible.
+ */
+static bool vjnet_rx_more(struct vjnet_queue *q, struct vj_gbuf *first,
+			  unsigned int n, struct vjnet_rx_count *cnt)
+{
+	struct vj_gbuf *last = first, *buf;
+	unsigned int len;
+
+	while (n--) {
+		buf = virtqueue_get_buf(q->rvq, &len);
+		if (unlikely(!buf)) {
+			cnt->length_errors++;
+			goto err_put;
+		}
+		if (unlikely(!len || len > VJNET_HDR_LEN + buf->size)) {
+			cnt->length_errors++;
+			vj_gbuf_put(buf);
+			vjnet_rx_skip(q, n);
+			goto err_put;
+		}
+		buf->data -= VJNET_HDR_LEN;
+		buf->len = len;
+		cnt->bytes += len;
+		last->more = buf;
+		last = buf;
+	}
+	return true;
+
+err_put:
+	vjnet_rx_put_chain(first);
+	return false;
 }
 
 /*
  * A global buffer came back with @len bytes written, the device's header
- * first: set buf->len and buf->csum and count the bytes, or put a buffer
- * whose length or header is impossible back and return false.
+ * first: set buf->len, buf->csum and, for a frame across several buffers,
+ * the chain behind it and its segmentation, and count the bytes; or put
+ * every buffer of a frame whose length or header is impossible back and
+ * return false.
  */
 static bool vjnet_rx_gbuf(struct vjnet_queue *q, struct vj_gbuf *buf,
 			  unsigned int len, struct vjnet_rx_count *cnt)
 {
+	struct vjnet_rx_hdr rh;
+
 	if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
 		     len > VJNET_HDR_LEN + buf->size)) {
 		cnt->length_errors++;
-		goto put;
+		vj_gbuf_put(buf);
+		return false;
 	}
 	buf->len = len - VJNET_HDR_LEN;
-	if (!vjnet_rx_hdr(q, buf->data - VJNET_HDR_LEN, buf->len, &buf->csum,
-			  cnt))
-		goto put;
+	if (!vjnet_rx_hdr(q, buf->data - VJNET_HDR_LEN, buf->len, &rh, cnt)) {
+		vj_gbuf_put(buf);
+		vjnet_rx_skip(q, rh.num_buffers - 1);
+		return false;
+	}
+	buf->csum = rh.csum;
+	buf->gso_size = rh.gso_size;
+	buf->gso_type = rh.gso_type;
 	cnt->bytes += buf->len;
-	return true;
-put:
-	vj_gbuf_put(buf);
-	return false;
+	return rh.num_buffers == 1 ||
+	       vjnet_rx_more(q, buf, rh.num_buffers - 1, cnt);
 }
 
 /* Take up to @budget completed buffers into q->batch. */
@@ -262,7 +386,7 @@ static unsigned int vjnet_rx_direct(struct vjnet_queue *q, int budget,
 				    unsigned int *spilled)
 {
 	unsigned int n = 0, len, id, returned = 0;
-	struct vj_rx_csum csum;
+	struct vjnet_rx_hdr rh;
 	void *token;
 
 	while (n < budget && (token = virtqueue_get_buf(q->rvq, &len))) {
@@ -281,14 +405,15 @@ static unsigned int vjnet_rx_direct(struct vjnet_queue *q, int budget,
 			continue;
 		}
 		len -= VJNET_HDR_LEN;
-		if (!vjnet_rx_hdr(q, vj_direct_data(q->direct, id), len, &csum,
+		if (!vjnet_rx_hdr(q, vj_direct_data(q->direct, id), len, &rh,
 				  cnt)) {
 			vj_direct_put(q->direct, id);
+			vjnet_rx_skip(q, rh.num_buffers - 1);
 			continue;
 		}
 		cnt->bytes += len;
-		vj_direct_rx(q->direct, &q->napi, id, VJNET_HDR_LEN, len, &csum,
-			     res);
+		vj_direct_rx(q->direct, &q->napi, id, VJNET_HDR_LEN, len,
+			     &rh.csum, res);
 		n++;
 	}
 	if (n)
@@ -352,6 +477,7 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	u64_stats_add(&st->hdr_errors, cnt.hdr_errors);
 	u64_stats_add(&st->csum_valid, cnt.csum_valid);
 	u64_stats_add(&st->csum_partial, cnt.csum_partial);
+	u64_stats_add(&st->gso, cnt.gso);
 	u64_stats_add(&st->channel, res.channel);
 	u64_stats_add(&st->stack, res.stack);
 	u64_stats_add(&st->stack_copied, res.stack_copied);
@@ -365,23 +491,6 @@ int vjnet_poll(struct napi_struct *napi, int budget)
 	if (n < budget)
 		vjnet_poll_complete(q, n);
 	return n;
-}
-
-/* A posted buffer taken back unused: to the pool or the direct channel. */
-static void vjnet_rx_recycle(struct virtqueue *rvq, void *token)
-{
-	struct vjnet_priv *vi = rvq->vdev->priv;
-	struct vjnet_queue *q = &vi->q[rvq->index / 2];
-	unsigned int id;
-
-	if (!vjnet_token_is_direct(token, &id)) {
-		vj_gbuf_put(token);
-		return;
-	}
-	vj_direct_put(q->direct, id);
-	u64_stats_update_begin(&q->rx_stats.syncp);
-	u64_stats_inc(&q->rx_stats.direct_returned);
-	u64_stats_update_end(&q->rx_stats.syncp);
 }
 
 /* Device reset: give every buffer still posted back to its owner. */

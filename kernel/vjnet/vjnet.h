@@ -7,10 +7,11 @@
  * VIRTIO_NET_F_RSS the device steers received frames to the pairs by an
  * indirection table (ctrl.c).  Features negotiated: VERSION_1, MAC,
  * STATUS, CTRL_VQ, MQ, RSS, the transmit offloads CSUM, HOST_TSO4,
- * HOST_TSO6 (tx.c) and the receive checksum offload GUEST_CSUM (rx.c); no
- * receive segmentation offloads, no mergeable buffers, so every receive
- * buffer holds one whole frame behind a struct virtio_net_hdr_v1 that the
- * device writes into the buffer's headroom.
+ * HOST_TSO6 (tx.c), and the receive offloads GUEST_CSUM and, with
+ * MRG_RXBUF and CTRL_GUEST_OFFLOADS, GUEST_TSO4/6 (rx.c): a receive buffer
+ * holds a whole frame behind a struct virtio_net_hdr_v1 that the device
+ * writes into the buffer's headroom, or the first part of a TCP
+ * segmentation offload's frame, the rest in the buffers that follow.
  * With a direct channel (VJ_BIND_F_DIRECT), one receive queue holds that
  * channel's ring buffers instead, the header at the start of each: the
  * only queue of a one-pair device, or the last active queue of a device
@@ -62,6 +63,7 @@ struct vjnet_rx_stats {
 	u64_stats_t csum_valid;		/* checksum verified by the device */
 	u64_stats_t csum_partial;	/* checksum left to complete */
 	u64_stats_t hdr_errors;		/* device header not for the frame */
+	u64_stats_t gso;		/* frames of a segmentation offload */
 };
 
 /* Transmit-side counters of one queue, written under its lock. */
@@ -123,6 +125,7 @@ struct vjnet_ctrl {
 	struct virtio_net_ctrl_hdr hdr;
 	virtio_net_ctrl_ack status;
 	__virtio16 pairs;
+	__virtio64 offloads;
 	struct vjnet_rss_cmd rss;
 };
 
@@ -140,6 +143,10 @@ struct vjnet_priv {
 	u16 dev_pairs;
 	u16 max_pairs;
 	u16 pairs;
+	/* VIRTIO_NET_F_MRG_RXBUF: a frame may span several buffers. */
+	bool mergeable;
+	/* GUEST_TSO4/6 negotiated (off while a direct channel binds). */
+	bool guest_tso;
 	/* VIRTIO_NET_F_RSS: the device steers by rss_table (ctrl.c). */
 	bool has_rss;
 	u8 rss_key[VJNET_RSS_KEY_LEN];
@@ -169,6 +176,7 @@ void vjnet_tx_free_unused(struct vjnet_queue *q);
 int vjnet_ctrl_init(struct vjnet_priv *vi);
 int vjnet_set_pairs(struct vjnet_priv *vi, u16 pairs);
 int vjnet_steer(struct vjnet_priv *vi, u16 pairs, const struct vj_direct *d);
+int vjnet_set_guest_tso(struct vjnet_priv *vi, bool on);
 
 /* ethtool.c */
 extern const struct ethtool_ops vjnet_ethtool_ops;
