@@ -25,6 +25,10 @@ the file "quit" appears or after --timeout seconds.
       with "ok listening"; the connection's bytes are checked against the
       pattern below and answered with "BYTES BAD" when it closes its
       sending side, as tests/netlib.sh's TCP server does.
+  tcpflood DST PORT SECS SPORT
+      connect from SPORT and send the pattern below for SECS seconds, or
+      until the connection stalls for 3 seconds: "ok sent BYTES" or "ok
+      stalled BYTES".
   tcp DST PORT BYTES SPORT
       connect from SPORT, send BYTES of the pattern (i * 7 + 3) & 0xff
       that tests/netlib.sh's TCP server checks, shut down the sending side
@@ -92,6 +96,28 @@ def tcp(dst, port, nbytes, sport):
         s.close()
 
 
+def tcpflood(dst, port, secs, sport):
+    chunk = bytes(((i * 7 + 3) & 0xff) for i in range(65536))
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.settimeout(3)
+    n = 0
+    end = time.time() + secs
+    try:
+        s.bind(("0.0.0.0", sport))
+        s.connect((dst, port))
+        while time.time() < end:
+            s.sendall(chunk)
+            n += len(chunk)
+        return "ok sent %d" % n
+    except socket.timeout:
+        return "ok stalled %d" % n
+    except OSError as e:
+        return "err tcpflood: %s" % e
+    finally:
+        s.close()
+
+
 def iperf(dst, port, secs, reverse=False):
     cmd = ["iperf3", "-c", dst, "-p", str(port), "-t", str(secs), "-J"]
     if reverse:
@@ -150,6 +176,8 @@ def serve(line):
                          len(w) > 4 and w[4] == "reverse")
         if w[0] == "tcpsink":
             return tcpsink(int(w[1]), int(w[2]))
+        if w[0] == "tcpflood":
+            return tcpflood(w[1], int(w[2]), int(w[3]), int(w[4]))
         if w[0] == "tcp":
             return tcp(w[1], int(w[2]), int(w[3]), int(w[4]))
     except (IndexError, ValueError, OSError,
