@@ -54,7 +54,7 @@ static bool vj_chain_buf_ok(const struct vj_gbuf *b, bool moved)
  * *@len: each buffer holds 1..size bytes where it may (vj_chain_buf_ok()),
  * the first the Ethernet header and the checksum field; at most
  * VJ_CHAIN_MAX buffers, VJ_CHAIN_MAX_LEN bytes; a TCP segmentation type
- * and size with a partial checksum.
+ * and a size of at most the device's MTU, with a partial checksum.
  */
 bool vj_chain_check(const struct vj_gbuf *buf, unsigned int *len)
 {
@@ -69,7 +69,8 @@ bool vj_chain_check(const struct vj_gbuf *buf, unsigned int *len)
 		*len += b->len;
 	}
 	return *len <= VJ_CHAIN_MAX_LEN && buf->len >= ETH_HLEN &&
-	       buf->gso_size && (type == SKB_GSO_TCPV4 ||
+	       buf->gso_size && buf->gso_size <= READ_ONCE(buf->dev->mtu) &&
+	       (type == SKB_GSO_TCPV4 ||
 				 type == SKB_GSO_TCPV6) &&
 	       buf->csum.state == VJ_CSUM_PARTIAL &&
 	       vj_csum_fits(&buf->csum, buf->len);

@@ -109,7 +109,13 @@ static void vj_deliver_segments(struct vj_flow_entry *fe, struct sk_buff *skb,
 	struct sk_buff *segs, *seg, *next;
 
 	segs = skb_gso_segment(skb, 0);
-	if (IS_ERR_OR_NULL(segs)) {
+	if (!segs) {
+		/* One segment's worth: the frame is a wire frame already. */
+		skb_gso_reset(skb);
+		segs = skb;
+		skb = NULL;
+	}
+	if (IS_ERR(segs)) {
 		/* No memory to cut it: every segment is lost for want of room. */
 		vj_ring_count_drops(fe->ring, segs_in);
 		vj_count(VJ_CNT_GSO_FAILED);
@@ -132,7 +138,8 @@ static void vj_deliver_segments(struct vj_flow_entry *fe, struct sk_buff *skb,
 	vj_deliver_count(path, false, dropped);
 	if (claimed)
 		vj_wake(fe->sk);
-	consume_skb(skb);
+	if (skb)
+		consume_skb(skb);
 }
 
 /**
@@ -212,14 +219,17 @@ bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
  *
  * As an aggregate at the hook: cut into its segments, each summed by the
  * kernel and put in the ring (VJ_DESC_F_DRIVER | VJ_DESC_F_CSUM_OK).
- * Returns false, leaving @skb to the caller, if the channel is dead.
+ * Returns false, leaving @skb to the caller, if the channel is dead or
+ * direct (a direct ring takes only what the device wrote into it: a frame
+ * of its flow in flight on another queue goes to the stack, as from
+ * vj_driver_rx_one()).
  */
 bool vj_deliver_gso(struct vj_flow_entry *fe, struct sk_buff *skb,
 		    int ifindex)
 {
 	u8 eth[ETH_HLEN];
 
-	if (vj_ring_dead(fe->ring))
+	if (vj_ring_dead(fe->ring) || READ_ONCE(fe->ring->direct))
 		return false;
 	/* Segmenting resets the frame's mac header: keep a copy. */
 	memcpy(eth, skb_mac_header(skb), ETH_HLEN);

@@ -118,14 +118,25 @@ static int inject_line(struct rng *r, char *line, size_t n, uint32_t seq,
 	q.saddr = v6 ? VJT_PEER6 : VJT_PEER4;
 	q.daddr = v6 ? VJT_LOCAL6 : VJT_LOCAL4;
 	/*
-	 * Checksum offload as a device would report it, now and then with
-	 * a start and offset anywhere (the kernel drops those outside the
-	 * frame and completes the checksum wherever they point inside).
+	 * Checksum offload as a device would report it, now and then with a
+	 * crafted start or offset outside the frame (at most 1462 bytes),
+	 * which the kernel must drop.  Not inside it: the kernel would write
+	 * the checksum where the device said, into the payload, which the
+	 * consumer's pattern check counts as damage.
 	 */
 	q.offload = below(r, 3);
 	if (q.offload == 2 && chance(r, 30)) {
-		q.cstart1 = 1 + (chance(r, 50) ? below(r, 1500) : below(r, 65536));
-		q.coff1 = 1 + (chance(r, 50) ? below(r, 64) : below(r, 65536));
+		switch (below(r, 3)) {
+		case 0:		/* past the end */
+			q.cstart1 = 1 + 2048 + below(r, 65536 - 2048);
+			break;
+		case 1:		/* in the Ethernet header */
+			q.cstart1 = 1 + below(r, 14);
+			break;
+		default:	/* the field past the end */
+			q.coff1 = 1 + 2048 + below(r, 65536 - 2048);
+			break;
+		}
 	}
 	return vjt_format(&q, line, n);
 }

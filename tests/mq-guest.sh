@@ -240,9 +240,11 @@ t_rx_csum() {
 # MQ_RX_GSO: with the device's receive segmentation offload (GUEST_TSO4
 # and mergeable buffers), ethtool -k shows rx-gro-hw on; a TCP stream in
 # (1 MB) arrives intact in frames across several buffers (rx_gso), none
-# refused (rx_hdr_errors, rx_length_errors, driver_bad stay).
+# refused (rx_hdr_errors, rx_length_errors, driver_bad stay).  With
+# ethtool -K rx-gro-hw off the device sends none (rx_gso stays) and a
+# stream still arrives intact; on again, it does.
 t_rx_gso() {
-	local why= g0 b0
+	local why= g0 b0 out
 	ethtool -k "$dev" | grep -q '^rx-gro-hw: on' || why+=" rx-gro-hw off;"
 	g0=$(ethstat rx_gso) b0=$(pool driver_bad)
 	why+=$(peer_tcp_in 9710 1000000 26004)
@@ -250,6 +252,14 @@ t_rx_gso() {
 	[ "$(ethstat rx_hdr_errors)" = 0 ] && [ "$(ethstat rx_length_errors)" = 0 ] ||
 		why+=" rx_hdr_errors $(ethstat rx_hdr_errors) rx_length_errors $(ethstat rx_length_errors);"
 	[ "$(pool driver_bad)" = "$b0" ] || why+=" driver_bad $b0 -> $(pool driver_bad);"
+	out=$(ethtool -K "$dev" rx-gro-hw off 2>&1) || why+=" rx-gro-hw off: $out;"
+	g0=$(ethstat rx_gso)
+	why+=$(peer_tcp_in 9712 300000 26006)
+	[ "$(ethstat rx_gso)" = "$g0" ] || why+=" rx_gso +$(($(ethstat rx_gso) - g0)) with rx-gro-hw off;"
+	out=$(ethtool -K "$dev" rx-gro-hw on 2>&1) || why+=" rx-gro-hw on: $out;"
+	g0=$(ethstat rx_gso)
+	why+=$(peer_tcp_in 9713 300000 26007)
+	[ $(($(ethstat rx_gso) - g0)) -gt 0 ] || why+=" rx_gso +0 with rx-gro-hw on again;"
 	if [ -n "$why" ]; then
 		fail MQ_RX_GSO "$why"
 	else

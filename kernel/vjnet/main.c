@@ -110,12 +110,39 @@ static int vjnet_stop(struct net_device *dev)
 	return 0;
 }
 
+/* A direct channel owns one of the device's queues. */
+static bool vjnet_has_direct(struct vjnet_priv *vi)
+{
+	unsigned int i;
+
+	for (i = 0; i < vi->max_pairs; i++)
+		if (vi->q[i].direct)
+			return true;
+	return false;
+}
+
+/*
+ * rx-gro-hw: the device's receive segmentation on or off, unless a direct
+ * channel binds (it is off then, and set as wanted when the channel goes).
+ */
+static int vjnet_set_features(struct net_device *dev,
+			      netdev_features_t features)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	if (!((dev->features ^ features) & NETIF_F_GRO_HW) ||
+	    vjnet_has_direct(vi))
+		return 0;
+	return vjnet_set_guest_tso(vi, features & NETIF_F_GRO_HW);
+}
+
 static const struct net_device_ops vjnet_netdev_ops = {
 	.ndo_open = vjnet_open,
 	.ndo_stop = vjnet_stop,
 	.ndo_start_xmit = vjnet_start_xmit,
 	.ndo_get_stats64 = vjnet_get_stats64,
 	.ndo_validate_addr = eth_validate_addr,
+	.ndo_set_features = vjnet_set_features,
 	.ndo_set_mac_address = eth_mac_addr,
 };
 
@@ -284,6 +311,12 @@ static void vjnet_direct_release(struct vjnet_priv *vi, struct vjnet_queue *q)
 			   err);
 }
 
+/* Receive segmentation as the user wants it (ethtool -K rx-gro-hw). */
+static int vjnet_tso_wanted(struct vjnet_priv *vi)
+{
+	return vjnet_set_guest_tso(vi, vi->dev->features & NETIF_F_GRO_HW);
+}
+
 /*
  * A channel binds direct: it gets the last queue in use, the only one of a
  * device with one pair in use; with more, the device must steer the
@@ -322,7 +355,8 @@ static int vjnet_direct_attach(struct net_device *dev, struct vj_direct *d)
 err_release:
 	vjnet_direct_release(vi, q);
 err_tso:
-	vjnet_set_guest_tso(vi, true);
+	if (vjnet_tso_wanted(vi))
+		netdev_err(dev, "receive segmentation offload stays off\n");
 	return err;
 }
 
@@ -343,10 +377,8 @@ static void vjnet_direct_detach(struct net_device *dev, struct vj_direct *d)
 					   err);
 		}
 		vjnet_direct_release(vi, &vi->q[i]);
-		err = vjnet_set_guest_tso(vi, true);
-		if (err)
-			netdev_err(dev, "receive segmentation offload stays off (%d)\n",
-				   err);
+		if (!vi->broken && vjnet_tso_wanted(vi))
+			netdev_err(dev, "receive segmentation offload stays off\n");
 		return;
 	}
 }
@@ -445,10 +477,15 @@ static int vjnet_probe(struct virtio_device *vdev)
 	 */
 	if (virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_CSUM))
 		dev->features |= NETIF_F_RXCSUM;
-	/* Receive segmentation offload: frames the stack can resegment. */
+	/*
+	 * Receive segmentation offload: frames the stack can resegment; off
+	 * with ethtool -K rx-gro-hw (and by the core for generic XDP).
+	 */
 	if (virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO4) ||
-	    virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6))
+	    virtio_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6)) {
+		dev->hw_features |= NETIF_F_GRO_HW;
 		dev->features |= NETIF_F_GRO_HW;
+	}
 
 	vi = netdev_priv(dev);
 	vi->vdev = vdev;

@@ -21,6 +21,7 @@
  */
 
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -214,21 +215,24 @@ struct vjnet_rx_hdr {
 /*
  * The device's header in front of a frame whose first buffer holds @len
  * bytes of it, copied once from @p, into @rh.  Only a TCP segmentation
- * offload's frame (GUEST_TSO4/6, never on a direct queue) spans several
- * buffers.  False (counted) for a header that does not describe the frame;
- * rh->num_buffers still says how many buffers to take back.
+ * offload's frame (GUEST_TSO4/6, never on a direct queue; segments of at
+ * most the MTU, the checksum to complete) spans several buffers, and only
+ * such a frame may exceed the MTU.  False (counted) for a header that does
+ * not describe the frame; rh->num_buffers (at least 1) still says how many
+ * buffers to take back.
  */
 static bool vjnet_rx_hdr(struct vjnet_queue *q, const void *p,
 			 unsigned int len, struct vjnet_rx_hdr *rh,
 			 struct vjnet_rx_count *cnt)
 {
 	struct virtio_device *vdev = q->vi->vdev;
+	unsigned int nb, mtu = READ_ONCE(q->vi->dev->mtu);
 	struct vj_rx_csum *c = &rh->csum;
 	struct virtio_net_hdr_v1 h;
 
 	memcpy(&h, p, sizeof(h));
-	rh->num_buffers = q->vi->mergeable ?
-			  virtio16_to_cpu(vdev, h.num_buffers) : 1;
+	nb = q->vi->mergeable ? virtio16_to_cpu(vdev, h.num_buffers) : 1;
+	rh->num_buffers = max(nb, 1U);
 	rh->gso_size = 0;
 	rh->gso_type = 0;
 	c->state = VJ_CSUM_NONE;
@@ -253,15 +257,20 @@ static bool vjnet_rx_hdr(struct vjnet_queue *q, const void *p,
 	}
 	if (rh->gso_type) {
 		rh->gso_size = virtio16_to_cpu(vdev, h.gso_size);
-		if (!q->vi->guest_tso || q->direct || !rh->gso_size)
+		/* Segments no larger than the MTU, checksum to complete. */
+		if (!q->vi->guest_tso || q->direct || !rh->gso_size ||
+		    rh->gso_size > mtu || c->state != VJ_CSUM_PARTIAL)
 			goto bad;
 		if (h.gso_type & VIRTIO_NET_HDR_GSO_ECN)
 			rh->gso_type |= SKB_GSO_TCP_ECN;
 	}
-	if (!rh->num_buffers ||
-	    (rh->num_buffers > 1 && !rh->gso_type) ||
-	    !vj_csum_fits(c, len))
+	if (!nb || (nb > 1 && !rh->gso_type) || !vj_csum_fits(c, len))
 		goto bad;
+	/* A frame the device was not to send: over the MTU, not segmented. */
+	if (!rh->gso_type && len > mtu + ETH_HLEN + VLAN_HLEN) {
+		cnt->length_errors++;
+		return false;
+	}
 	cnt->csum_partial += c->state == VJ_CSUM_PARTIAL;
 	cnt->csum_valid += c->state == VJ_CSUM_VALID;
 	cnt->gso += !!rh->gso_type;
@@ -271,14 +280,34 @@ bad:
 	return false;
 }
 
-/* Take back the @n buffers of a frame that is dropped. */
+/*
+ * Take back @n more buffers of frames that are dropped, now or, those the
+ * device has not completed yet, as they come (q->rx_skip): no buffer of a
+ * frame is ever read as a frame of its own.  A frame spans at most a
+ * queue's worth of buffers, whatever a bad header says.
+ */
 static void vjnet_rx_skip(struct vjnet_queue *q, unsigned int n)
 {
-	unsigned int len;
+	unsigned int len, ring = virtqueue_get_vring_size(q->rvq);
 	void *token;
 
-	while (n-- && (token = virtqueue_get_buf(q->rvq, &len)))
+	q->rx_skip = min(q->rx_skip + min(n, ring), ring);
+	while (q->rx_skip && (token = virtqueue_get_buf(q->rvq, &len))) {
 		vjnet_rx_recycle(q->rvq, token);
+		q->rx_skip--;
+	}
+}
+
+/* Buffers the header at @p says its frame spans, for skipping them. */
+static unsigned int vjnet_rx_hdr_bufs(struct vjnet_queue *q, const void *p)
+{
+	struct virtio_net_hdr_v1 h;
+
+	if (!q->vi->mergeable)
+		return 1;
+	memcpy(&h, p, sizeof(h));
+	return max_t(unsigned int, virtio16_to_cpu(q->vi->vdev, h.num_buffers),
+		     1);
 }
 
 /* Put back the global buffers chained behind @buf, and @buf. */
@@ -296,8 +325,8 @@ static void vjnet_rx_put_chain(struct vj_gbuf *buf)
  * The @n buffers behind @first (MRG_RXBUF): the device wrote them from the
  * start of what was posted, the header's place, so their data starts
  * VJNET_HDR_LEN before buf->data.  Chained on @first; false (all put back,
- * counted) if the device has not completed that many or a length is
- * impossible.
+ * counted, the rest skipped) if the device has not completed that many or
+ * a length is impossible.
  */
 static bool vjnet_rx_more(struct vjnet_queue *q, struct vj_gbuf *first,
 			  unsigned int n, struct vjnet_rx_count *cnt)
@@ -305,12 +334,15 @@ static bool vjnet_rx_more(struct vjnet_queue *q, struct vj_gbuf *first,
 	struct vj_gbuf *last = first, *buf;
 	unsigned int len;
 
-	while (n--) {
+	while (n) {
 		buf = virtqueue_get_buf(q->rvq, &len);
 		if (unlikely(!buf)) {
+			/* Not completed yet: dropped when they are. */
 			cnt->length_errors++;
+			vjnet_rx_skip(q, n);
 			goto err_put;
 		}
+		n--;
 		if (unlikely(!len || len > VJNET_HDR_LEN + buf->size)) {
 			cnt->length_errors++;
 			vj_gbuf_put(buf);
@@ -345,6 +377,8 @@ static bool vjnet_rx_gbuf(struct vjnet_queue *q, struct vj_gbuf *buf,
 	if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN ||
 		     len > VJNET_HDR_LEN + buf->size)) {
 		cnt->length_errors++;
+		vjnet_rx_skip(q, len >= VJNET_HDR_LEN ?
+			vjnet_rx_hdr_bufs(q, buf->data - VJNET_HDR_LEN) - 1 : 0);
 		vj_gbuf_put(buf);
 		return false;
 	}
@@ -401,6 +435,10 @@ static unsigned int vjnet_rx_direct(struct vjnet_queue *q, int budget,
 		returned++;
 		if (unlikely(len < VJNET_HDR_LEN + ETH_HLEN)) {
 			cnt->length_errors++;
+			vjnet_rx_skip(q, len >= VJNET_HDR_LEN ?
+				vjnet_rx_hdr_bufs(q, vj_direct_data(q->direct,
+								    id)) - 1 :
+				0);
 			vj_direct_put(q->direct, id);
 			continue;
 		}
@@ -500,6 +538,7 @@ void vjnet_rx_free_unused(struct vjnet_queue *q)
 
 	while ((token = virtqueue_detach_unused_buf(q->rvq)))
 		vjnet_rx_recycle(q->rvq, token);
+	q->rx_skip = 0;
 }
 
 /*
@@ -530,8 +569,10 @@ int vjnet_rx_switch(struct vjnet_queue *q, struct vj_direct *d)
 		err = virtqueue_reset(q->rvq, vjnet_rx_recycle, NULL);
 	}
 	WRITE_ONCE(q->resetting, false);
-	if (!err)
+	if (!err) {
 		q->direct = d;
+		q->rx_skip = 0;		/* every buffer was taken back */
+	}
 	if (running) {
 		if (!vjnet_rx_fill(q, GFP_KERNEL))
 			schedule_delayed_work(&q->refill, 1);

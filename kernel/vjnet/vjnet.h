@@ -93,6 +93,8 @@ struct vjnet_queue {
 	char tx_name[16];		/* "output.N" */
 	/* The receive queue is being reset (vjnet_rx_switch()). */
 	bool resetting;
+	/* Buffers of dropped frames still to take back (rx.c), by the poll. */
+	unsigned int rx_skip;
 	/*
 	 * The channel that owns this receive queue (direct receive), or
 	 * NULL: changed under rtnl_lock with NAPI disabled and the queue
