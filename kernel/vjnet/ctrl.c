@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vjnet control queue: how many queue pairs the device uses, and how it
- * steers received frames to them.
+ * vjnet control queue: how many queue pairs the device uses, how it
+ * steers received frames to them, and whether it segments what it
+ * receives (VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET: rx-gro-hw, off while a
+ * direct channel binds).
  *
  * Without VIRTIO_NET_F_RSS, VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET says how many
  * pairs are in use and the device (its back end) picks the receive queue.
@@ -180,6 +182,17 @@ int vjnet_steer(struct vjnet_priv *vi, u16 pairs, const struct vj_direct *d)
 	return 0;
 }
 
+/* A direct channel owns one of the device's queues. */
+static bool vjnet_has_direct(struct vjnet_priv *vi)
+{
+	unsigned int i;
+
+	for (i = 0; i < vi->max_pairs; i++)
+		if (vi->q[i].direct)
+			return true;
+	return false;
+}
+
 /**
  * vjnet_set_pairs - ethtool -L: use @pairs queue pairs
  * @vi: the device
@@ -191,15 +204,13 @@ int vjnet_steer(struct vjnet_priv *vi, u16 pairs, const struct vj_direct *d)
  */
 int vjnet_set_pairs(struct vjnet_priv *vi, u16 pairs)
 {
-	unsigned int i;
 	int err;
 
 	ASSERT_RTNL();
 	if (vi->broken)
 		return -EIO;
-	for (i = 0; i < vi->max_pairs; i++)
-		if (vi->q[i].direct)
-			return -EBUSY;
+	if (vjnet_has_direct(vi))
+		return -EBUSY;
 	err = vjnet_steer(vi, pairs, NULL);
 	if (err)
 		return err;
@@ -234,6 +245,27 @@ int vjnet_set_guest_tso(struct vjnet_priv *vi, bool on)
 	return vjnet_ctrl_cmd(vi, VIRTIO_NET_CTRL_GUEST_OFFLOADS,
 			      VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET,
 			      &vi->ctrl->offloads, sizeof(vi->ctrl->offloads));
+}
+
+/* Receive segmentation as the user wants it (ethtool -K rx-gro-hw). */
+int vjnet_tso_wanted(struct vjnet_priv *vi)
+{
+	return vjnet_set_guest_tso(vi, vi->dev->features & NETIF_F_GRO_HW);
+}
+
+/*
+ * ndo_set_features, rx-gro-hw: the device's receive segmentation on or
+ * off, unless a direct channel binds (it is off then, and set as wanted
+ * when the channel goes, vjnet_tso_wanted()).
+ */
+int vjnet_set_features(struct net_device *dev, netdev_features_t features)
+{
+	struct vjnet_priv *vi = netdev_priv(dev);
+
+	if (!((dev->features ^ features) & NETIF_F_GRO_HW) ||
+	    vjnet_has_direct(vi))
+		return 0;
+	return vjnet_set_guest_tso(vi, features & NETIF_F_GRO_HW);
 }
 
 /**

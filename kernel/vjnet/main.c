@@ -110,32 +110,6 @@ static int vjnet_stop(struct net_device *dev)
 	return 0;
 }
 
-/* A direct channel owns one of the device's queues. */
-static bool vjnet_has_direct(struct vjnet_priv *vi)
-{
-	unsigned int i;
-
-	for (i = 0; i < vi->max_pairs; i++)
-		if (vi->q[i].direct)
-			return true;
-	return false;
-}
-
-/*
- * rx-gro-hw: the device's receive segmentation on or off, unless a direct
- * channel binds (it is off then, and set as wanted when the channel goes).
- */
-static int vjnet_set_features(struct net_device *dev,
-			      netdev_features_t features)
-{
-	struct vjnet_priv *vi = netdev_priv(dev);
-
-	if (!((dev->features ^ features) & NETIF_F_GRO_HW) ||
-	    vjnet_has_direct(vi))
-		return 0;
-	return vjnet_set_guest_tso(vi, features & NETIF_F_GRO_HW);
-}
-
 static const struct net_device_ops vjnet_netdev_ops = {
 	.ndo_open = vjnet_open,
 	.ndo_stop = vjnet_stop,
@@ -309,12 +283,6 @@ static void vjnet_direct_release(struct vjnet_priv *vi, struct vjnet_queue *q)
 	if (err)
 		netdev_err(vi->dev, "device reset failed (%d): down until unbound\n",
 			   err);
-}
-
-/* Receive segmentation as the user wants it (ethtool -K rx-gro-hw). */
-static int vjnet_tso_wanted(struct vjnet_priv *vi)
-{
-	return vjnet_set_guest_tso(vi, vi->dev->features & NETIF_F_GRO_HW);
 }
 
 /*

@@ -179,6 +179,8 @@ int vjnet_ctrl_init(struct vjnet_priv *vi);
 int vjnet_set_pairs(struct vjnet_priv *vi, u16 pairs);
 int vjnet_steer(struct vjnet_priv *vi, u16 pairs, const struct vj_direct *d);
 int vjnet_set_guest_tso(struct vjnet_priv *vi, bool on);
+int vjnet_tso_wanted(struct vjnet_priv *vi);
+int vjnet_set_features(struct net_device *dev, netdev_features_t features);
 
 /* ethtool.c */
 extern const struct ethtool_ops vjnet_ethtool_ops;
