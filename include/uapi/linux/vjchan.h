@@ -373,7 +373,9 @@ struct vj_desc {
 #define VJ_DESC_F_FILTERED	(1U << 4)	/* after the firewall (LOCAL_IN) */
 /*
  * The UDP or TCP checksum is known to be correct: the device verified it,
- * or the kernel did.  Without the bit the verdict is unknown (another
+ * or the kernel did, or the kernel completed one that the sender left to
+ * the device (a virtual device passing on its host's own traffic, or a
+ * large frame the kernel cut into wire frames).  Without the bit the verdict is unknown (another
  * protocol, an IPv4 UDP datagram without a checksum, a driver that gave no
  * verdict): check it yourself if it matters.  A packet whose checksum is
  * known to be wrong is never delivered; it is counted in rx_csum_bad.  On
