@@ -281,10 +281,9 @@ bad:
 }
 
 /*
- * Take back @n more buffers of frames that are dropped, now or, those the
- * device has not completed yet, as they come (q->rx_skip): no buffer of a
- * frame is ever read as a frame of its own.  A frame spans at most a
- * queue's worth of buffers, whatever a bad header says.
+ * Take back @n more buffers of dropped frames, now or as the device
+ * completes them (q->rx_skip, vjnet_rx_skipped()): a continuation is never
+ * read as a frame.  At most a queue's worth, whatever a header says.
  */
 static void vjnet_rx_skip(struct vjnet_queue *q, unsigned int n)
 {
@@ -296,6 +295,16 @@ static void vjnet_rx_skip(struct vjnet_queue *q, unsigned int n)
 		vjnet_rx_recycle(q->rvq, token);
 		q->rx_skip--;
 	}
+}
+
+/* Every completed buffer first: one of a dropped frame is taken back. */
+static bool vjnet_rx_skipped(struct vjnet_queue *q, void *token)
+{
+	if (likely(!q->rx_skip))
+		return false;
+	vjnet_rx_recycle(q->rvq, token);
+	q->rx_skip--;
+	return true;
 }
 
 /* Buffers the header at @p says its frame spans, for skipping them. */
@@ -403,9 +412,12 @@ static unsigned int vjnet_rx_collect(struct vjnet_queue *q, int budget,
 	unsigned int n = 0, len;
 	struct vj_gbuf *buf;
 
-	while (n < budget && (buf = virtqueue_get_buf(q->rvq, &len)))
+	while (n < budget && (buf = virtqueue_get_buf(q->rvq, &len))) {
+		if (unlikely(vjnet_rx_skipped(q, buf)))
+			continue;
 		if (vjnet_rx_gbuf(q, buf, len, cnt))
 			q->batch[n++] = buf;
+	}
 	return n;
 }
 
@@ -424,6 +436,8 @@ static unsigned int vjnet_rx_direct(struct vjnet_queue *q, int budget,
 	void *token;
 
 	while (n < budget && (token = virtqueue_get_buf(q->rvq, &len))) {
+		if (unlikely(vjnet_rx_skipped(q, token)))
+			continue;
 		if (!vjnet_token_is_direct(token, &id)) {
 			if (!vjnet_rx_gbuf(q, token, len, cnt))
 				continue;
