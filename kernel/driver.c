@@ -44,12 +44,13 @@ struct vj_gbuf *vj_gbuf_get(struct net_device *dev)
 EXPORT_SYMBOL_GPL(vj_gbuf_get);
 
 /**
- * vj_gbuf_put - return a buffer that received nothing
- * @buf: a buffer from vj_gbuf_get()
+ * vj_gbuf_put - return a buffer that received nothing, or a dropped frame
+ * @buf: a buffer from vj_gbuf_get(); the buffers chained behind it
+ *	 (buf->more) go back with it
  */
 void vj_gbuf_put(struct vj_gbuf *buf)
 {
-	vj_pool_put(buf);
+	vj_chain_put(buf);
 }
 EXPORT_SYMBOL_GPL(vj_gbuf_put);
 

@@ -52,7 +52,8 @@
  * Context: softirq or process context; not hard interrupt context.
  * Ownership: every buffer taken with vj_gbuf_get() must be passed to
  * exactly one of vj_netif_rx(), vj_netif_rx_batch() or vj_gbuf_put()
- * (vj_napi_rx_batch() takes the buffers chained behind each, too).
+ * (vj_napi_rx_batch() and vj_gbuf_put() take the buffers chained behind
+ * each, too).
  */
 #ifndef _VJCHAN_DRIVER_H
 #define _VJCHAN_DRIVER_H

@@ -212,6 +212,22 @@ struct vjnet_rx_hdr {
 	u32 gso_type;
 };
 
+/* Buffers a header copied to @h says its frame spans; 1 without MRG_RXBUF. */
+static unsigned int vjnet_hdr_num_buffers(struct vjnet_queue *q,
+					  const struct virtio_net_hdr_v1 *h)
+{
+	return q->vi->mergeable ? virtio16_to_cpu(q->vi->vdev, h->num_buffers) : 1;
+}
+
+/* Buffers to take back for the header at @p (at least 1), for skipping. */
+static unsigned int vjnet_rx_hdr_bufs(struct vjnet_queue *q, const void *p)
+{
+	struct virtio_net_hdr_v1 h;
+
+	memcpy(&h, p, sizeof(h));
+	return max(vjnet_hdr_num_buffers(q, &h), 1U);
+}
+
 /*
  * The device's header in front of a frame whose first buffer holds @len
  * bytes of it, copied once from @p, into @rh.  Only a TCP segmentation
@@ -231,7 +247,7 @@ static bool vjnet_rx_hdr(struct vjnet_queue *q, const void *p,
 	struct virtio_net_hdr_v1 h;
 
 	memcpy(&h, p, sizeof(h));
-	nb = q->vi->mergeable ? virtio16_to_cpu(vdev, h.num_buffers) : 1;
+	nb = vjnet_hdr_num_buffers(q, &h);
 	rh->num_buffers = max(nb, 1U);
 	rh->gso_size = 0;
 	rh->gso_type = 0;
@@ -307,29 +323,6 @@ static bool vjnet_rx_skipped(struct vjnet_queue *q, void *token)
 	return true;
 }
 
-/* Buffers the header at @p says its frame spans, for skipping them. */
-static unsigned int vjnet_rx_hdr_bufs(struct vjnet_queue *q, const void *p)
-{
-	struct virtio_net_hdr_v1 h;
-
-	if (!q->vi->mergeable)
-		return 1;
-	memcpy(&h, p, sizeof(h));
-	return max_t(unsigned int, virtio16_to_cpu(q->vi->vdev, h.num_buffers),
-		     1);
-}
-
-/* Put back the global buffers chained behind @buf, and @buf. */
-static void vjnet_rx_put_chain(struct vj_gbuf *buf)
-{
-	struct vj_gbuf *next;
-
-	for (; buf; buf = next) {
-		next = buf->more;
-		vj_gbuf_put(buf);
-	}
-}
-
 /*
  * The @n buffers behind @first (MRG_RXBUF): the device wrote them from the
  * start of what was posted, the header's place, so their data starts
@@ -367,7 +360,7 @@ static bool vjnet_rx_more(struct vjnet_queue *q, struct vj_gbuf *first,
 	return true;
 
 err_put:
-	vjnet_rx_put_chain(first);
+	vj_gbuf_put(first);
 	return false;
 }
 
