@@ -338,7 +338,7 @@ t_direct_hostile() {
 	local snd=$!
 	bgpids+=("$snd")
 	ip netns exec peer vjchan-send -c $un -s 1000 -r 100 192.0.2.129 9541 \
-		>/dev/null 2>&1 &
+		>"$tmp/hsend.out" 2>&1 &
 	bgpids+=($!)
 	for addr in 192.0.2.129 2001:db8:2::1; do
 		out=$(tcp_in "$addr" $port $total 30) || why+=" $out"
@@ -372,6 +372,14 @@ t_direct_hostile() {
 	ping -c 2 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" ping after;"
 	kill_bg
 	if [ -n "$why" ]; then
+		tr '\n' ' ' <"$tmp/scr.out" >&2
+		echo >&2
+		ethtool -S "$dev" | grep -v ': 0$' | tr -s ' \n' ' ' >&2
+		echo >&2
+		ip -n peer -s link show eth1 >&2
+		cat "$tmp/hsend.out" >&2
+		ip netns exec peer tc -s qdisc show dev eth1 >&2
+		grep '^Udp:' /proc/net/snmp >&2
 		fail VJNET_DIRECT_HOSTILE "$why"
 	else
 		ok VJNET_DIRECT_HOSTILE
