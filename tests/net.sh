@@ -105,11 +105,7 @@ t_tcp() {
 	for addr in 192.0.2.1 2001:db8::1; do
 		out=$(tcp_in "$addr" $port $total 30) || why+=" $out"
 	done
-	if [ -n "$why" ]; then
-		fail DEFAULT_PATH_TCP "$why"
-	else
-		ok DEFAULT_PATH_TCP
-	fi
+	verdict DEFAULT_PATH_TCP "$why"
 }
 
 t_neigh() {
@@ -154,11 +150,7 @@ t_other_udp() {
 	after=$(sed -n '2,$p' /proc/net/vjchan | awk '{s += $11} END {print s + 0}')
 	[ "$before" = "$after" ] ||
 		why+=" bound channels counted $((after - before)) packets"
-	if [ -n "$why" ]; then
-		fail DEFAULT_PATH_OTHER_UDP "$why"
-	else
-		ok DEFAULT_PATH_OTHER_UDP
-	fi
+	verdict DEFAULT_PATH_OTHER_UDP "$why"
 }
 
 # pool_ctr NAME: a counter of /proc/net/vjchan_pool.
@@ -222,11 +214,7 @@ time.sleep(60)
 	[ "$got4" = 2 ] || why+=" udp4 channel received ${got4:-?}, want 2 (the joined group, 192.0.2.1);"
 	[ "$got6" = 1 ] || why+=" udp6 channel received ${got6:-?}, want 1;"
 	kill "$jp" 2>/dev/null
-	if [ -n "$why" ]; then
-		fail NET_MARTIANS "$why"
-	else
-		ok NET_MARTIANS
-	fi
+	verdict NET_MARTIANS "$why"
 }
 
 t_veth() {
@@ -298,11 +286,7 @@ t_unload_busy() {
 	   ! vjtest_setup; then
 		why+=" reload failed;"
 	fi
-	if [ -n "$why" ]; then
-		fail MODULE_UNLOAD_BUSY "$why"
-	else
-		ok MODULE_UNLOAD_BUSY
-	fi
+	verdict MODULE_UNLOAD_BUSY "$why"
 }
 
 if ! why=$(setup_peer 2>&1); then

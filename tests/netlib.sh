@@ -21,6 +21,15 @@ fail() {
 	echo "FAIL $name: $*"
 }
 
+# verdict NAME WHY: ok NAME if WHY is empty, else FAIL NAME: WHY.
+verdict() {
+	if [ -n "$2" ]; then
+		fail "$1" "$2"
+	else
+		ok "$1"
+	fi
+}
+
 # expect_errors NAME / expect_end: the kernel errors logged between the two
 # are provoked by test NAME on purpose; KERNEL_LOG_CLEAN (run-guest.sh)
 # leaves them to that test.  Splats (WARN, BUG, KASAN...) still count.
@@ -103,6 +112,8 @@ c.settimeout(20)
 n = 0
 h = 0
 discard = sys.argv[4:] == ["discard"]
+# Byte i of the stream is (7 i + 3) mod 256: a period of 256.
+pat = bytes((i * 7 + 3) & 0xff for i in range(65536 + 256))
 while True:
     b = c.recv(1 << 20 if discard else 65536)
     if not b:
@@ -110,10 +121,10 @@ while True:
     if discard:
         n += len(b)
         continue
-    for x in b:
-        if x != (n * 7 + 3) & 0xff:
-            h += 1
-        n += 1
+    o = n & 0xff
+    if b != pat[o:o + len(b)]:
+        h += sum(x != y for x, y in zip(b, pat[o:o + len(b)]))
+    n += len(b)
 c.sendall(("%d %d\n" % (n, h)).encode())
 c.close()
 '
@@ -122,7 +133,8 @@ import socket, sys
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
 c = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
 total = int(sys.argv[3])
-data = bytes(((i * 7 + 3) & 0xff) for i in range(total))
+p = bytes((i * 7 + 3) & 0xff for i in range(256))
+data = (p * (total // 256 + 1))[:total]
 c.sendall(data)
 c.shutdown(socket.SHUT_WR)
 r = b""
@@ -161,15 +173,19 @@ udp_sink_py='
 import socket, sys
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
 s = socket.socket(fam, socket.SOCK_DGRAM)
+# Room for what arrives while this (slow) reader is not scheduled.
+s.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)  # SO_RCVBUFFORCE
 s.bind((sys.argv[1], int(sys.argv[2])))
 s.settimeout(10)
 open(sys.argv[4], "w").close()
+pat = bytes(i & 0xff for i in range(65536 + 256))
 n = 0
 try:
     while n < int(sys.argv[3]):
         b = s.recv(65536)
         seq = int.from_bytes(b[:4], "big")
-        if all(b[i] == (seq + i) & 0xff for i in range(4, len(b))):
+        o = (seq + 4) & 0xff
+        if b[4:] == pat[o:o + len(b) - 4]:
             n += 1
 except socket.timeout:
     pass

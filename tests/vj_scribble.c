@@ -2,7 +2,7 @@
 /*
  * vj_scribble: a hostile owner of a direct channel, for tests/vjnet.sh.
  *
- *   vj_scribble IFINDEX DPORT SECONDS READY_FILE STOP_FILE
+ *   vj_scribble IFINDEX DPORT SECONDS READY_FILE STOP_FILE [FRAMES]
  *
  * First the mapping rules of a direct channel (vjchan(7), "Direct
  * receive"): a ring mapped whole and writable before bind() cannot be
@@ -13,10 +13,13 @@
  * forked child's store, a store through a mapping moved with mremap().
  *
  * Then it binds that direct bypass channel for udp4 DPORT on IFINDEX,
- * creates READY_FILE and for SECONDS writes random values into the consumer
- * index and the descriptors, and tries to write random bytes anywhere in
- * the buffers (the ones posted to the device too), now and then handing
- * slots back properly so that the device keeps getting buffers.  After
+ * creates READY_FILE and for SECONDS, and until the device has written
+ * FRAMES frames into the channel (at most 120 s), writes random values into
+ * the consumer index and the descriptors, and tries to write random bytes
+ * anywhere in the buffers (the ones posted to the device too), now and then
+ * handing slots back properly so that the device keeps getting buffers.
+ * (With FRAMES the scribbling overlaps the channel's traffic however slowly
+ * the sender starts.)  After
  * that it only hands slots back, until STOP_FILE exists (at most 120 s):
  * the caller creates it once its traffic has stopped, so that the counters
  * read next are final.
@@ -229,13 +232,16 @@ int main(int argc, char **argv)
 	struct test_chan c;
 	const char *why;
 	socklen_t len;
-	uint64_t end;
+	uint64_t end, cap;
+	uint32_t frames = 0;
 	int fd, e;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: vj_scribble IFINDEX DPORT SECONDS READY_FILE STOP_FILE\n");
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: vj_scribble IFINDEX DPORT SECONDS READY_FILE STOP_FILE [FRAMES]\n");
 		return 2;
 	}
+	if (argc == 7)
+		frames = (uint32_t)strtoul(argv[6], NULL, 10);
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGBUS, &sa, NULL))
 		return die("sigaction", errname(errno));
@@ -266,7 +272,10 @@ int main(int argc, char **argv)
 		return die(argv[4], errname(errno));
 
 	end = now_ns() + (uint64_t)atoi(argv[3]) * NSEC;
-	while (now_ns() < end) {
+	cap = now_ns() + 120 * NSEC;
+	/* The producer index counts the frames published since the bind. */
+	while (now_ns() < cap &&
+	       (now_ns() < end || chan_producer(&c) < frames)) {
 		uint32_t i = below(&rng, c.off.entries);
 		uint8_t *buf = c.bufs + (size_t)i * c.off.buf_size;
 
@@ -285,8 +294,9 @@ int main(int argc, char **argv)
 			chan_set_consumer(&c, chan_producer(&c));
 			break;
 		}
-		if (!(++n % 64))
-			usleep(100);
+		/* Room for the traffic's senders and receivers on a slow guest. */
+		if (!(++n % 16))
+			usleep(1000);
 	}
 	end = now_ns() + 120 * NSEC;
 	do {

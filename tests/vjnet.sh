@@ -99,11 +99,7 @@ t_attach() {
 		why+=" ethtool -i $dev: $(ethtool -i "$dev" 2>&1 | head -n 1)"
 	vjchan-ctl attach "$dev" >/dev/null 2>&1 && why+=" second attach succeeded"
 	[ "$(cat /sys/class/net/"$dev"/mtu)" = 1500 ] || why+=" mtu $(cat /sys/class/net/"$dev"/mtu)"
-	if [ -n "$why" ]; then
-		fail VJNET_ATTACH "$why"
-	else
-		ok VJNET_ATTACH
-	fi
+	verdict VJNET_ATTACH "$why"
 	: "$out"
 	return 0
 }
@@ -176,11 +172,7 @@ t_tcp() {
 	s1=$(ethstat "$dev" rx_stack)
 	# 2 MB in frames of at most 1500 bytes: well over 1300 of them.
 	[ $((s1 - s0)) -ge 1300 ] || why+=" rx_stack only +$((s1 - s0))"
-	if [ -n "$why" ]; then
-		fail VJNET_TCP "$why"
-	else
-		ok VJNET_TCP
-	fi
+	verdict VJNET_TCP "$why"
 }
 
 # direct NAME KIND DADDR PORT: into a direct channel (VJ_BIND_F_DIRECT):
@@ -231,11 +223,7 @@ t_direct_shared() {
 	wait "$d" 2>/dev/null
 	out=$(buffers_home) || why+=" $out;"
 	ping -c 2 -i 0.2 -W 2 192.0.2.130 >/dev/null 2>&1 || why+=" ping after close;"
-	if [ -n "$why" ]; then
-		fail VJNET_DIRECT_SHARED "$why"
-	else
-		ok VJNET_DIRECT_SHARED
-	fi
+	verdict VJNET_DIRECT_SHARED "$why"
 }
 
 # pool_ctr NAME: a counter of /proc/net/vjchan_pool.
@@ -320,7 +308,7 @@ t_direct_hostile() {
 	rm -f "$tmp/scr.ready" "$tmp/scr.stop" "$tmp/hsink.ready"
 	c0=$(ethstat "$dev" rx_direct)
 	vj_scribble "$(cat /sys/class/net/"$dev"/ifindex)" 9540 14 \
-		"$tmp/scr.ready" "$tmp/scr.stop" >"$tmp/scr.out" 2>&1 &
+		"$tmp/scr.ready" "$tmp/scr.stop" 3000 >"$tmp/scr.out" 2>&1 &
 	s=$!
 	bgpids+=("$s")
 	if ! wait_file "$tmp/scr.ready" 10; then
@@ -401,11 +389,7 @@ t_neigh() {
 			grep -q '52:54:00:12:34:03' ||
 			why+=" peer $st: '$(ip -n peer neigh show "$st" dev eth1)'"
 	done
-	if [ -n "$why" ]; then
-		fail VJNET_ARP_ND "$why"
-	else
-		ok VJNET_ARP_ND
-	fi
+	verdict VJNET_ARP_ND "$why"
 }
 
 t_other_udp() {
@@ -426,11 +410,7 @@ t_other_udp() {
 	done
 	c1=$(ethstat "$dev" rx_channel)
 	[ "$c0" = "$c1" ] || why+=" rx_channel +$((c1 - c0)) with channels bound elsewhere"
-	if [ -n "$why" ]; then
-		fail VJNET_OTHER_UDP "$why"
-	else
-		ok VJNET_OTHER_UDP
-	fi
+	verdict VJNET_OTHER_UDP "$why"
 }
 
 # A filtered channel on the vjnet device: the driver path leaves its
@@ -481,11 +461,7 @@ t_counters() {
 	[ "$(ethstat "$dev" rx_length_errors)" = 0 ] || why+=" rx_length_errors"
 	grep -q "^default_nocopy [1-9]" /proc/net/vjchan_pool ||
 		why+=" default_nocopy: $(grep default_nocopy /proc/net/vjchan_pool)"
-	if [ -n "$why" ]; then
-		fail VJNET_COUNTERS "$why"
-	else
-		ok VJNET_COUNTERS
-	fi
+	verdict VJNET_COUNTERS "$why"
 }
 
 # busy_start PORT [--direct]: a bypass channel on the device, and traffic
@@ -556,11 +532,7 @@ t_direct_netns() {
 	ip -n vjmove link set "$dev" netns 1 || why+=" move back failed;"
 	ip netns del vjmove
 	out=$(dev_setup "$dev" 2>&1) || why+=" device setup: $out;"
-	if [ -n "$why" ]; then
-		fail VJNET_DIRECT_NETNS "$why"
-	else
-		ok VJNET_DIRECT_NETNS
-	fi
+	verdict VJNET_DIRECT_NETNS "$why"
 }
 
 # direct_close_hooked NAME PORT HOOK...: a busy direct channel on PORT,
@@ -607,11 +579,7 @@ t_direct_detach_fail() {
 		sleep 0.5
 	done
 	[ -n "$up" ] || why+=" 192.0.2.129 does not answer after the reset;"
-	if [ -n "$why" ]; then
-		fail VJNET_DIRECT_DETACH_FAIL "$why"
-	else
-		ok VJNET_DIRECT_DETACH_FAIL
-	fi
+	verdict VJNET_DIRECT_DETACH_FAIL "$why"
 }
 
 # VJNET_DIRECT_BROKEN: the device reset of VJNET_DIRECT_DETACH_FAIL fails
@@ -652,11 +620,7 @@ t_direct_broken() {
 		up=1
 	fi
 	[ -n "$up" ] || why+=" detach and attach again: $out $dev;"
-	if [ -n "$why" ]; then
-		fail VJNET_DIRECT_BROKEN "$why"
-	else
-		ok VJNET_DIRECT_BROKEN
-	fi
+	verdict VJNET_DIRECT_BROKEN "$why"
 }
 
 t_detach_busy() {
@@ -671,11 +635,7 @@ t_detach_busy() {
 	out=$(busy_end direct) || why+=" $out;"
 	out=$(pool_free_ok) || why+=" $out;"
 	kill_bg
-	if [ -n "$why" ]; then
-		fail VJNET_DETACH_BUSY "$why"
-	else
-		ok VJNET_DETACH_BUSY
-	fi
+	verdict VJNET_DETACH_BUSY "$why"
 }
 
 t_unload_busy() {
@@ -702,11 +662,7 @@ t_unload_busy() {
 	echo "$vdev" >/sys/bus/virtio/drivers/virtio_net/bind 2>/dev/null
 	[ "$(drv_of "$vdev")" = virtio_net ] || why+=" $vdev not back on virtio_net;"
 	insmod "$VJ_KO/vjnet.ko" || why+=" reload failed;"
-	if [ -n "$why" ]; then
-		fail VJNET_UNLOAD_BUSY "$why"
-	else
-		ok VJNET_UNLOAD_BUSY
-	fi
+	verdict VJNET_UNLOAD_BUSY "$why"
 }
 
 cases="VJNET_ATTACH VJNET_BYPASS_UDP4 VJNET_BYPASS_UDP6 VJNET_PING VJNET_TCP
