@@ -32,8 +32,12 @@ power_off() {
 	sync
 	echo 1 >/proc/sys/kernel/sysrq
 	echo o >/proc/sysrq-trigger
-	# sysrq-o works from a workqueue; give it a moment, then insist.
-	sleep 10 2>/dev/null
+	# sysrq-o works from a workqueue; give it a moment, then insist.  The
+	# wait runs nothing from disk: the power-off takes the 9p root away
+	# while it proceeds (an exec then fails with EIO, and PID 1 exiting
+	# panics).  read's timeout on a pipe we also hold open for writing
+	# is a sleep in bash itself.
+	read -rt 60 <> <(:)
 	/bin/busybox poweroff -f
 	# Last resort: PID 1 exiting panics; panic=-1 and -no-reboot end QEMU.
 	exit 1
