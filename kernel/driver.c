@@ -44,6 +44,19 @@ struct vj_gbuf *vj_gbuf_get(struct net_device *dev)
 EXPORT_SYMBOL_GPL(vj_gbuf_get);
 
 /**
+ * vj_gbuf_total - the number of global buffers there are (pool_buffers)
+ *
+ * A driver that keeps buffers posted in several queues takes a share of
+ * them, so that the other queues and drivers, and the frames waiting in
+ * channels, still find some.
+ */
+unsigned int vj_gbuf_total(void)
+{
+	return vj_pool_size();
+}
+EXPORT_SYMBOL_GPL(vj_gbuf_total);
+
+/**
  * vj_gbuf_put - return a buffer that received nothing, or a dropped frame
  * @buf: a buffer from vj_gbuf_get(); the buffers chained behind it
  *	 (buf->more) go back with it

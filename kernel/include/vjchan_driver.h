@@ -121,6 +121,7 @@ struct vj_gbuf {
 bool vj_csum_fits(const struct vj_rx_csum *c, unsigned int len);
 struct vj_gbuf *vj_gbuf_get(struct net_device *dev);
 void vj_gbuf_put(struct vj_gbuf *buf);
+unsigned int vj_gbuf_total(void);
 void vj_netif_rx(struct vj_gbuf *buf, unsigned int len);
 void vj_netif_rx_batch(struct vj_gbuf **bufs, unsigned int n);
 

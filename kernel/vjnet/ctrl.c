@@ -277,6 +277,7 @@ int vjnet_set_features(struct net_device *dev, netdev_features_t features)
 int vjnet_ctrl_init(struct vjnet_priv *vi)
 {
 	struct virtio_device *vdev = vi->vdev;
+	unsigned int pool;
 	u16 max = 1;
 
 	vi->ctrl = kzalloc(sizeof(*vi->ctrl), GFP_KERNEL);
@@ -290,7 +291,18 @@ int vjnet_ctrl_init(struct vjnet_priv *vi)
 						    max_virtqueue_pairs));
 	/* The spec's range; the control queue comes after all of them. */
 	vi->dev_pairs = clamp_t(u16, max, 1, 0x8000);
-	vi->max_pairs = min_t(u16, vi->dev_pairs, VJNET_MAX_PAIRS);
+	/*
+	 * Every receive queue vjnet drives is filled, in use or not, each
+	 * with a share of half the pool, at least VJNET_RX_SHARE_MIN: so no
+	 * more pairs than that allows (7 of the default 1024; QEMU's queues
+	 * hold 256, so two pairs fill theirs).  Without a share, a device
+	 * with many pairs took the whole pool in its first queues and left
+	 * the others empty, where a frame steered to one waited for good.
+	 */
+	pool = vj_gbuf_total();
+	vi->max_pairs = clamp_t(unsigned int, pool / (2 * VJNET_RX_SHARE_MIN),
+				1, min_t(u16, vi->dev_pairs, VJNET_MAX_PAIRS));
+	vi->rx_share = pool / (2 * vi->max_pairs);
 	if (vi->has_cvq && virtio_has_feature(vdev, VIRTIO_NET_F_RSS)) {
 		u8 klen = virtio_cread8(vdev, offsetof(struct virtio_net_config,
 						       rss_max_key_size));

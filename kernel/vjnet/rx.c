@@ -127,6 +127,8 @@ bool vjnet_rx_fill(struct vjnet_queue *q, gfp_t gfp)
 
 	while (q->rvq->num_free) {
 		if (!q->direct) {
+			if (vjnet_rx_posted(q) >= q->vi->rx_share)
+				break;
 			err = vjnet_rx_add(q, gfp);
 		} else {
 			err = vjnet_rx_add_direct(q, gfp);

@@ -41,6 +41,12 @@
  * so that it never runs dry (vj_direct_rx_spill()).
  */
 #define VJNET_SPILL	16
+/*
+ * Global buffers a receive queue keeps posted at least: two of the largest
+ * frames of the receive segmentation offload (64 KiB in 2 KiB buffers, at
+ * most 33 each).  vjnet drives no more pairs than half the pool fills so.
+ */
+#define VJNET_RX_SHARE_MIN	66
 
 /* Receive-side counters of one queue, written only by its NAPI poll. */
 struct vjnet_rx_stats {
@@ -145,6 +151,11 @@ struct vjnet_priv {
 	u16 dev_pairs;
 	u16 max_pairs;
 	u16 pairs;
+	/*
+	 * Global buffers each receive queue keeps posted, at most: together
+	 * the pairs take at most half the pool.
+	 */
+	unsigned int rx_share;
 	/* VIRTIO_NET_F_MRG_RXBUF: a frame may span several buffers. */
 	bool mergeable;
 	/* GUEST_TSO4/6 negotiated (off while a direct channel binds). */
