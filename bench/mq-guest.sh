@@ -10,10 +10,13 @@
 #   dir=in    iperf3 TCP bulk from the peer into this guest
 #   dir=out   the same from this guest to the peer (iperf3 -R)
 #
+# each with 1 and with 4 connections at once (streams; iperf3 -P 4: RSS
+# spreads them over the pairs in use, so the pairs can share the work).
+#
 # mbps is what iperf3 says was received; guest_busy_pct the share of the
 # guest's CPU time (all vCPUs) not idle during it, from /proc/stat.  No
 # channel is bound: this is ordinary traffic through each driver.  Rows
-# "run,driver,queues,dir,mbps,guest_busy_pct" go to $VJ_OUT/mq.csv.
+# "run,driver,queues,dir,streams,mbps,guest_busy_pct" go to $VJ_OUT/mq.csv.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -78,25 +81,26 @@ for run in $(seq "$runs"); do
 		for q in 1 2; do
 			ethtool -L "$dev" combined $q || { echo "FAIL ethtool -L $dev combined $q"; continue; }
 			sleep 1
-			for dir in in out; do
+			for cell in "in 1" "out 1" "in 4" "out 4"; do
+				read -r dir st <<<"$cell"
 				iperf3 -s -1 -B $here -p 5299 >/dev/null 2>&1 &
 				srv=$!
 				sleep 0.5
 				read -r b0 t0 <<<"$(cpu)"
 				if [ $dir = in ]; then
-					r=$(ask iperf $here 5299 "$secs")
+					r=$(ask iperf $here 5299 "$secs" forward "$st")
 				else
-					r=$(ask iperf $here 5299 "$secs" reverse)
+					r=$(ask iperf $here 5299 "$secs" reverse "$st")
 				fi
 				read -r b1 t1 <<<"$(cpu)"
 				kill $srv 2>/dev/null
 				wait $srv 2>/dev/null
 				mbps=${r#ok }
-				[ "${r%% *}" = ok ] || { echo "FAIL $drv q$q $dir: $r"; mbps=0; }
+				[ "${r%% *}" = ok ] || { echo "FAIL $drv q$q $dir x$st: $r"; mbps=0; }
 				busy=$(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) \
 					'BEGIN { printf "%.1f", t ? 100 * b / t : 0 }')
-				echo "$run,$drv,$q,$dir,$mbps,$busy" >>"$share/mq.csv"
-				echo "mq run=$run driver=$drv queues=$q dir=$dir mbps=$mbps busy=$busy%"
+				echo "$run,$drv,$q,$dir,$st,$mbps,$busy" >>"$share/mq.csv"
+				echo "mq run=$run driver=$drv queues=$q dir=$dir streams=$st mbps=$mbps busy=$busy%"
 			done
 		done
 	done

@@ -43,8 +43,8 @@
 #                            (BENCH_DNS_SMP [2] vCPUs; its other knobs there)
 #   BENCH_MQ_RUNS [BENCH_RUNS]  bench/mq.sh runs (0: none): TCP in and
 #                            out through a two-pair tap NIC, vjnet against
-#                            virtio_net, one pair and two, in a boot of its
-#                            own
+#                            virtio_net, one pair and two, one connection
+#                            and four, in a boot of its own
 #   BENCH_TCG_THREADS [multi] vm.sh --tcg-threads: a host thread per vCPU
 #   BENCH_RESULTS [bench/results]  where the results go
 # With the defaults a run takes about 15 minutes on a 2-core host.

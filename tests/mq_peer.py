@@ -17,9 +17,10 @@ the file "quit" appears or after --timeout seconds.
   ping DST COUNT [flush]
       ping -c COUNT; with flush, the neighbour table is flushed first, so
       ARP must work too.  "ok R" with R the replies.
-  iperf DST PORT SECS [reverse]
+  iperf DST PORT SECS [reverse|forward [STREAMS]]
       iperf3 TCP for SECS seconds to the iperf3 server on DST:PORT (with
-      reverse, from it): "ok MBPS" received.
+      reverse, from it), in STREAMS connections (iperf3 -P, default 1):
+      "ok MBPS" received, summed over them.
   tcpsink PORT SECS
       listen on PORT for one connection (SECS to come), answered at once
       with "ok listening"; the connection's bytes are checked against the
@@ -118,8 +119,9 @@ def tcpflood(dst, port, secs, sport):
         s.close()
 
 
-def iperf(dst, port, secs, reverse=False):
-    cmd = ["iperf3", "-c", dst, "-p", str(port), "-t", str(secs), "-J"]
+def iperf(dst, port, secs, reverse=False, streams=1):
+    cmd = ["iperf3", "-c", dst, "-p", str(port), "-t", str(secs), "-J",
+           "-P", str(streams)]
     if reverse:
         cmd.append("-R")
     r = subprocess.run(cmd, capture_output=True, text=True, check=False,
@@ -173,7 +175,8 @@ def serve(line):
             return ping(w[1], int(w[2]), len(w) > 3 and w[3] == "flush")
         if w[0] == "iperf":
             return iperf(w[1], int(w[2]), int(w[3]),
-                         len(w) > 4 and w[4] == "reverse")
+                         len(w) > 4 and w[4] == "reverse",
+                         int(w[5]) if len(w) > 5 else 1)
         if w[0] == "tcpsink":
             return tcpsink(int(w[1]), int(w[2]))
         if w[0] == "tcpflood":
