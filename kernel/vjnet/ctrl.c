@@ -269,7 +269,7 @@ int vjnet_set_features(struct net_device *dev, netdev_features_t features)
 }
 
 /**
- * vjnet_ctrl_init - read the device's queue and RSS limits
+ * vjnet_ctrl_init - read the device's queue and RSS limits; the pairs to drive
  * @vi: the device, features negotiated, queues not yet found
  *
  * Return: 0 or -ENOMEM.
@@ -302,7 +302,9 @@ int vjnet_ctrl_init(struct vjnet_priv *vi)
 	pool = vj_gbuf_total();
 	vi->max_pairs = clamp_t(unsigned int, pool / (2 * VJNET_RX_SHARE_MIN),
 				1, min_t(u16, vi->dev_pairs, VJNET_MAX_PAIRS));
-	vi->rx_share = pool / (2 * vi->max_pairs);
+	/* A pool too small for two shares: up to VJNET_RX_SHARE_MIN of it. */
+	vi->rx_share = max(pool / (2 * vi->max_pairs),
+			   min_t(unsigned int, pool, VJNET_RX_SHARE_MIN));
 	if (vi->has_cvq && virtio_has_feature(vdev, VIRTIO_NET_F_RSS)) {
 		u8 klen = virtio_cread8(vdev, offsetof(struct virtio_net_config,
 						       rss_max_key_size));

@@ -171,7 +171,7 @@ static int vjnet_find_vqs(struct vjnet_priv *vi)
 		info[2 * i + 1].callback = vjnet_tx_done;
 	}
 	/*
-	 * Pairs past VJNET_MAX_PAIRS are made but never used: an unnamed
+	 * Pairs past those vjnet drives are made but never used: an unnamed
 	 * entry would be skipped and move the control queue off its index.
 	 */
 	for (i = 2 * vi->max_pairs; i < 2 * vi->dev_pairs; i++)
@@ -389,7 +389,7 @@ static void vjnet_queues_free(struct vjnet_priv *vi)
 	kfree(vi->ctrl);
 }
 
-/* Use one pair per CPU, at most VJNET_MAX_PAIRS and what the device has. */
+/* One pair per CPU, at most as many as vjnet drives (vjnet_ctrl_init()). */
 static int vjnet_pairs_init(struct vjnet_priv *vi)
 {
 	u16 pairs = min_t(u16, vi->max_pairs, num_online_cpus());

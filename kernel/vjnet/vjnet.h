@@ -144,9 +144,10 @@ struct vjnet_priv {
 	bool has_cvq;
 	struct vjnet_ctrl *ctrl;
 	/*
-	 * Pairs the device has, those vjnet drives (at most VJNET_MAX_PAIRS)
-	 * and those in use (ethtool -L): written under rtnl_lock, read by
-	 * the NAPI polls (READ_ONCE).
+	 * Pairs the device has, those vjnet drives (at most VJNET_MAX_PAIRS,
+	 * fewer for a small pool: vjnet_ctrl_init()) and those in use
+	 * (ethtool -L): written under rtnl_lock, read by the NAPI polls
+	 * (READ_ONCE).
 	 */
 	u16 dev_pairs;
 	u16 max_pairs;
