@@ -251,8 +251,8 @@ t_rx_gso() {
 # peer streams into it gets the frames in flight, among them frames of the
 # receive segmentation offload, cut into wire frames by the driver path
 # (gso_segmented; each marked DRIVER and CSUM_OK; only frames the stack
-# already held at the bind come by the hook): none of the driver path's
-# longer than 1514 bytes, every checksum right.
+# already held at the bind come by the hook): none longer than 1514 bytes,
+# every checksum right.
 t_gso_channel() {
 	local why= s0 n big p f hook
 	rm -f "$tmp/tcp.ready"
@@ -273,12 +273,12 @@ t_gso_channel() {
 	n=$(field "$tmp/gso.out" received)
 	[ "${n:-0}" -gt 0 ] || why+=" channel got ${n:-none};"
 	[ $(($(pool gso_segmented) - s0)) -gt 0 ] || why+=" gso_segmented +0;"
-	# Over 1514 bytes: none by the driver path; any by the hook is shown.
-	awk '/^ifindex=/ { l = $0; sub("len=", "", $2); if ($2 > 1514) print l }' \
+	# Over 1514 bytes (a number: awk compares a field changed by sub()
+	# as a string, and "730" > "1514").
+	awk '/^ifindex=/ { l = $0; sub("len=", "", $2); if ($2 + 0 > 1514) print l }' \
 		"$tmp/gso.out" >"$tmp/gso.big"
-	big=$(grep -c ' flags=L2,DRIVER,CSUM_OK ' "$tmp/gso.big")
-	[ "$big" = 0 ] || why+=" $big frames over 1514 bytes by the driver path;"
-	[ -s "$tmp/gso.big" ] && { echo "MQ_GSO_CHANNEL: over 1514 bytes:"; head -n 5 "$tmp/gso.big"; } >&2
+	big=$(wc -l <"$tmp/gso.big")
+	[ "$big" = 0 ] || why+=" $big frames over 1514 bytes: $(head -n 1 "$tmp/gso.big");"
 	# The driver path's (the hook would cut aggregates too, without it):
 	# every frame but those the driver had handed to the stack before the
 	# bind and the hook then found the channel for (the stack holds a
