@@ -260,7 +260,9 @@ t_gso_channel() {
 		discard >/dev/null 2>&1 &
 	p=$!
 	wait_file "$tmp/tcp.ready" 10 || why+=" no TCP server;"
-	( ask tcpflood $here 9711 8 26005 >"$tmp/gso.peer" ) &
+	# Up to 20 s: the sender stalls 3 s after the bind anyway (the
+	# channel takes the flow), but a slow bind must not find it over.
+	( ask tcpflood $here 9711 20 26005 >"$tmp/gso.peer" ) &
 	f=$!
 	sleep 2
 	s0=$(pool gso_segmented)
