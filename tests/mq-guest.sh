@@ -60,6 +60,12 @@ table_to() {
 		END { print n + 0 }'
 }
 
+# combined max|now: the device's most queue pairs, or those in use.
+combined() {
+	ethtool -l "$dev" | awk '/^Combined:/ { print $2 }' |
+		if [ "$1" = max ]; then head -n 1; else tail -n 1; fi
+}
+
 cases="MQ_ATTACH MQ_RSS_SPREAD MQ_CHANNELS_TRAFFIC MQ_TCP_OUT MQ_RX_CSUM MQ_RX_GSO MQ_GSO_CHANNEL MQ_DIRECT_ONE_QUEUE MQ_DIRECT_STALLED MQ_DIRECT_REFUSED MQ_MANY_PAIRS"
 fail_all() {
 	local c
@@ -133,7 +139,7 @@ t_channels_traffic() {
 		n=$((2 - i % 2))
 		out=$(ethtool -L "$dev" combined $n 2>&1) ||
 			why+=" ethtool -L combined $n: $out;"
-		[ "$(ethtool -l "$dev" | awk '/^Combined:/ { print $2 }' | tail -n 1)" = $n ] ||
+		[ "$(combined now)" = $n ] ||
 			why+=" combined not $n;"
 		[ "$(table_to 0)" = $((128 / n)) ] || why+=" $n pairs: $(table_to 0) entries to 0;"
 		sleep 0.5
@@ -141,7 +147,7 @@ t_channels_traffic() {
 	wait $!
 	out=$(cat "$tmp/chl.peer")
 	[ "${out%% *}" = ok ] || why+=" peer: $out;"
-	[ "$(ethtool -l "$dev" | awk '/^Combined:/ { print $2 }' | tail -n 1)" = 2 ] ||
+	[ "$(combined now)" = 2 ] ||
 		why+=" did not end at 2;"
 	sleep 1
 	stop "$p"
@@ -463,12 +469,12 @@ t_many_pairs() {
 		want=$((pool / 132 > 16 ? 16 : pool / 132))
 		ip addr add 198.51.100.2/24 dev "$d" && ip link set "$d" up ||
 			why+=" addresses on $d;"
-		max=$(ethtool -l "$d" | awk '/^Combined:/ { print $2 }' | head -n 1)
+		max=$(dev=$d combined max)
 		[ "$max" = $want ] || why+=" pool $pool: max combined ${max:-none}, not $want;"
 		for n in $want 1 2; do
 			out=$(ethtool -L "$d" combined $n 2>&1) ||
 				why+=" ethtool -L combined $n: $out;"
-			[ "$(ethtool -l "$d" | awk '/^Combined:/ { print $2 }' | tail -n 1)" = $n ] ||
+			[ "$(dev=$d combined now)" = $n ] ||
 				why+=" combined not $n;"
 			for i in 0 $((n - 1)); do
 				[ "$(dev=$d table_to $i)" = $(((128 - i + n - 1) / n)) ] ||
