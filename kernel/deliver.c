@@ -126,7 +126,8 @@ static void vj_deliver_segments(struct vj_flow_entry *fe, struct sk_buff *skb,
 	vj_count(VJ_CNT_GSO_SEGMENTED);
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
-		if (!vj_ring_rx_skb(fe->ring, seg, mac, l2, ifindex, path)) {
+		if (!vj_ring_rx_skb(fe->ring, seg, mac, l2, ifindex, path,
+				    VJ_PUBLISH_BATCH)) {
 			claimed++;
 			consume_skb(seg);
 		} else {
@@ -137,7 +138,7 @@ static void vj_deliver_segments(struct vj_flow_entry *fe, struct sk_buff *skb,
 	vj_deliver_count(path, true, claimed);
 	vj_deliver_count(path, false, dropped);
 	if (claimed)
-		vj_wake(fe->sk);
+		vj_wake(fe->sk, fe->ring);
 	if (skb)
 		consume_skb(skb);
 }
@@ -194,10 +195,11 @@ bool vj_deliver_skb(struct vj_flow_entry *fe, struct sk_buff *skb,
 		break;
 	}
 
-	switch (vj_ring_rx_skb(fe->ring, skb, mac, l2, ifindex, path)) {
+	switch (vj_ring_rx_skb(fe->ring, skb, mac, l2, ifindex, path,
+			       VJ_PUBLISH_BATCH)) {
 	case 0:
 		vj_deliver_count(path, true, 1);
-		vj_wake(fe->sk);
+		vj_wake(fe->sk, fe->ring);
 		consume_skb(skb);
 		return true;
 	case -ENOSPC:

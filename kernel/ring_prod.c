@@ -68,6 +68,8 @@ void vj_ring_publish(struct vj_ring *ring)
 {
 	u32 i;
 
+	if (ring->pub == ring->prod)
+		return;
 	for (i = ring->pub; i != ring->prod; i++) {
 		u32 slot = i & ring->mask;
 
@@ -191,12 +193,13 @@ static void vj_ring_fix_partial_csum(const struct sk_buff *skb, u8 *dst,
 /*
  * Copy one skb into the ring.  skb->data is at the network header; the @l2
  * bytes of link header at @mac (none if @l2 is 0) are copied in front of
- * it.  @path is the VJ_DESC_F_* bit of the receive path.  Returns 0,
- * -ENOSPC if the ring was full (the drop is counted) or -ENODEV if the
- * ring is dead.
+ * it.  @path is the VJ_DESC_F_* bit of the receive path; @when says when
+ * the slot is published (enum vj_publish).  Returns 0, -ENOSPC if the ring
+ * was full (the drop is counted) or -ENODEV if the ring is dead.
  */
 int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
-		   const u8 *mac, unsigned int l2, int ifindex, u32 path)
+		   const u8 *mac, unsigned int l2, int ifindex, u32 path,
+		   enum vj_publish when)
 {
 	unsigned int len, copy;
 	struct vj_slot *slot;
@@ -219,7 +222,7 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		vj_ring_fix_partial_csum(skb, dst, l2, copy);
 	vj_ring_produce(ring, &slot->desc, len, copy, ifindex, l2,
 			skb->protocol, path | (l2 ? VJ_DESC_F_L2 : 0));
-	if (!ring->npending)
+	if (when == VJ_PUBLISH_NOW && !ring->npending)
 		vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
@@ -271,11 +274,12 @@ int vj_ring_rx_held(struct vj_ring *ring, struct sk_buff *skb, int ifindex,
  * Copy one XDP frame, linear part and fragments, into the ring with its
  * Ethernet header (VJ_DESC_F_XDP | VJ_DESC_F_L2, l3_off ETH_HLEN).  As
  * much as fits in a buffer is copied; the rest is cut off (VJ_DESC_F_TRUNC).
- * Returns 0, -ENOSPC if the ring was full (the drop is counted) or -ENODEV
- * if the ring is dead.
+ * @when says when the slot is published (enum vj_publish).  Returns 0,
+ * -ENOSPC if the ring was full (the drop is counted) or -ENODEV if the ring
+ * is dead.
  */
 int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
-		   int ifindex, __be16 proto)
+		   int ifindex, __be16 proto, enum vj_publish when)
 {
 	unsigned int head = xdp->data_end - xdp->data;
 	unsigned int len = xdp_get_buff_len(xdp);
@@ -307,10 +311,26 @@ int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 	}
 	vj_ring_produce(ring, &slot->desc, len, done, ifindex, ETH_HLEN, proto,
 			VJ_DESC_F_XDP | VJ_DESC_F_L2);
-	if (!ring->npending)
+	if (when == VJ_PUBLISH_NOW && !ring->npending)
 		vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
+}
+
+/**
+ * vj_ring_publish_batch - publish the slots filled with VJ_PUBLISH_BATCH
+ * @ring: the ring, which the caller keeps alive (a reference on its socket)
+ *
+ * One (B) for every slot filled since the last publication, unless an
+ * earlier slot waits for the copy of a global buffer: the consumer's
+ * vj_ring_flush() then publishes them all, in order, after that copy.
+ */
+void vj_ring_publish_batch(struct vj_ring *ring)
+{
+	spin_lock_bh(&ring->lock);
+	if (!ring->npending)
+		vj_ring_publish(ring);
+	spin_unlock_bh(&ring->lock);
 }
 
 /*
@@ -393,8 +413,9 @@ void vj_ring_flush(struct vj_ring *ring)
 
 /*
  * The bound device is gone.  Refuse further packets, publish the driver
- * frames still queued, then tell user space: after DEAD the producer index
- * does not move again.  Process context.
+ * frames still queued and the slots of a batch not yet published, then
+ * tell user space: after DEAD the producer index does not move again.
+ * Process context.
  */
 void vj_ring_set_dead(struct vj_ring *ring)
 {
@@ -403,6 +424,7 @@ void vj_ring_set_dead(struct vj_ring *ring)
 	spin_unlock_bh(&ring->lock);
 	vj_ring_flush(ring);
 	spin_lock_bh(&ring->lock);
+	vj_ring_publish(ring);	/* npending is 0: nothing comes after dead */
 	smp_store_release(ring->flags, VJ_RING_F_DEAD); /* E, matches F */
 	spin_unlock_bh(&ring->lock);
 }

@@ -91,7 +91,8 @@ static bool vj_udp_holder_ring(struct vj_udp_sock *us, struct vj_ring *ring,
 				      READ_ONCE(us->vs.sk.sk_rcvbuf));
 	} else {
 		__skb_push(skb, nh);
-		err = vj_ring_rx_skb(ring, skb, mac, l2, ifindex, path);
+		err = vj_ring_rx_skb(ring, skb, mac, l2, ifindex, path,
+				     VJ_PUBLISH_NOW);
 		skb_consume_udp(hsk, skb, 0);
 	}
 	switch (err) {

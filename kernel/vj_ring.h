@@ -31,7 +31,11 @@
  * the consumer index that hands it back, so it never overwrites data that user
  * space is still reading.
  * (B) pairs with (C): user space that sees a producer index also sees every
- * descriptor and buffer byte written before it.
+ * descriptor and buffer byte written before it.  (B) comes after each
+ * frame on the UDP holder's path and on direct receive, once per channel
+ * at the end of the softirq pass on the hook and XDP paths
+ * (VJ_PUBLISH_BATCH, wake.c), and in the consumer's poll after the copy of
+ * driver frames (vj_ring_flush()).
  *
  * When the bound device goes away the kernel, after its last (B), does
  *   (E) store_release(&flags, VJ_RING_F_DEAD)  and user space
@@ -110,7 +114,9 @@ struct vj_ring {
 
 	spinlock_t lock;	/* serializes kernel producers */
 	u32 prod;		/* next slot the kernel fills */
-	u32 pub;		/* producer index published to user space */
+	u32 pub;		/* producer index published to user space;
+				 * [pub, prod) is filled, not yet published
+				 */
 	u32 cons;		/* last valid consumer index seen */
 	u32 npending;		/* slots in [pub, prod) holding a global buffer */
 	u32 gbuf_cap;		/* most global buffers it may hold */

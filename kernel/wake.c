@@ -1,24 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Waking a channel's consumer once per batch of packets, not once per
- * packet, for the receive paths that see one packet per call: the netfilter
- * hooks (deliver.c) and the XDP kfunc (xdp.c).  The driver API and direct
- * receive see the end of their NAPI poll and wake per run of frames
+ * The end of a batch, for the receive paths that see one packet per call:
+ * the netfilter hooks (deliver.c) and the XDP kfunc (xdp.c).  They fill
+ * ring slots with VJ_PUBLISH_BATCH and name the channel here; the slots
+ * are published, with one (B) of vj_ring.h, and the consumer woken, once
+ * per channel for all the packets of a softirq pass, as AF_XDP publishes
+ * and wakes once per NAPI poll.  A consumer that is running meanwhile sees
+ * nothing until the end of the pass, then the whole batch at once; one
+ * that sleeps is woken once for it.  The driver API and direct receive see
+ * the end of their NAPI poll and publish and wake per run of frames
  * themselves.
  *
- * In softirq a producer names the channel's socket here instead of calling
- * its sk_data_ready(); each CPU keeps a short list of the sockets named
- * since its last flush (a reference held on each) and queues its flush on
- * the bottom-half workqueue, which runs in the same softirq pass after the
- * network receive work of that pass: once per NAPI poll round, whatever
- * the driver.  A consumer that sleeps is thus woken once for all the
- * packets of a round, and a consumer that is running sees them at its next
- * look at the ring without any wake-up cost but the flush's.
+ * In softirq each CPU keeps a short list of the channels named since its
+ * last flush (a reference held on each socket, which keeps its ring) and
+ * queues its flush on the bottom-half workqueue, which runs in the same
+ * softirq pass after the network receive work of that pass: once per NAPI
+ * poll round, whatever the driver.
  *
- * Outside softirq (a hook run from process context), or when the list is
- * full, the socket is woken at once, as before.  Nothing is shared between
- * CPUs: the list and the work item are per CPU, and only that CPU touches
- * them, with bottom halves off.
+ * Outside softirq (a hook run from process context), when the list is full
+ * or when the socket is being released, the ring is published and the
+ * socket woken at once.  Nothing is shared between CPUs: the list and the
+ * work item are per CPU, and only that CPU touches them, with bottom
+ * halves off.
  */
 
 #include <linux/percpu.h>
@@ -26,20 +29,28 @@
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
+#include "vj_ring_prod.h"
 #include "vj_wake.h"
 
-/* Distinct sockets named per CPU between two flushes. */
+/* Distinct channels named per CPU between two flushes. */
 #define VJ_WAKE_MAX	16
 
 struct vj_wake {
 	struct work_struct work;
 	unsigned int n;
-	struct sock *sk[VJ_WAKE_MAX];
+	struct {
+		struct sock *sk;
+		struct vj_ring *ring;
+	} ch[VJ_WAKE_MAX];
 };
 
 static DEFINE_PER_CPU(struct vj_wake, vj_wakes);
 
-/* The bottom-half work: wake every socket named on this CPU. */
+/*
+ * The bottom-half work: publish and wake every channel named on this CPU.
+ * The reference on each socket keeps its ring (freed by the socket's
+ * destructor).
+ */
 static void vj_wake_flush(struct work_struct *work)
 {
 	struct vj_wake *w = container_of(work, struct vj_wake, work);
@@ -47,38 +58,47 @@ static void vj_wake_flush(struct work_struct *work)
 
 	/* BH work runs with bottom halves off, on the CPU that queued it. */
 	for (i = 0; i < w->n; i++) {
-		w->sk[i]->sk_data_ready(w->sk[i]);
-		sock_put(w->sk[i]);
+		struct sock *sk = w->ch[i].sk;
+
+		vj_ring_publish_batch(w->ch[i].ring);
+		sk->sk_data_ready(sk);
+		sock_put(sk);
 	}
 	w->n = 0;
 }
 
 /**
- * vj_wake - wake @sk's consumer: now, or at the end of this softirq's
- *	network receive work
+ * vj_wake - publish the slots @ring was given with VJ_PUBLISH_BATCH and wake
+ *	@sk's consumer: at the end of this softirq's network receive work,
+ *	or now
  * @sk: a channel's socket, which the caller may only use under RCU
+ * @ring: its ring
  */
-void vj_wake(struct sock *sk)
+void vj_wake(struct sock *sk, struct vj_ring *ring)
 {
 	struct vj_wake *w;
 	unsigned int i;
 
-	if (!in_serving_softirq()) {
-		sk->sk_data_ready(sk);
-		return;
-	}
+	if (!in_serving_softirq())
+		goto now;
 	w = this_cpu_ptr(&vj_wakes);
 	for (i = 0; i < w->n; i++)
-		if (w->sk[i] == sk)
+		if (w->ch[i].sk == sk)
 			return;
-	/* A socket being released is woken at once, if at all. */
-	if (w->n == VJ_WAKE_MAX || !refcount_inc_not_zero(&sk->sk_refcnt)) {
-		sk->sk_data_ready(sk);
-		return;
-	}
-	w->sk[w->n++] = sk;
-	if (w->n == 1)
+	/*
+	 * A socket being released is published and woken at once: under
+	 * RCU its ring lives on (the socket is freed after a grace period).
+	 */
+	if (w->n == VJ_WAKE_MAX || !refcount_inc_not_zero(&sk->sk_refcnt))
+		goto now;
+	w->ch[w->n].sk = sk;
+	w->ch[w->n].ring = ring;
+	if (++w->n == 1)
 		queue_work_on(smp_processor_id(), system_bh_wq, &w->work);
+	return;
+now:
+	vj_ring_publish_batch(ring);
+	sk->sk_data_ready(sk);
 }
 
 void vj_wake_init(void)

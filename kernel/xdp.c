@@ -67,10 +67,11 @@ static int vj_xdp_rx(struct xdp_buff *xdp)
 			       xdp_get_buff_len(xdp), &proto);
 	if (!fe)
 		goto out_unlock;
-	switch (vj_ring_rx_xdp(fe->ring, xdp, dev->ifindex, proto)) {
+	switch (vj_ring_rx_xdp(fe->ring, xdp, dev->ifindex, proto,
+			       VJ_PUBLISH_BATCH)) {
 	case 0:
 		vj_count(VJ_CNT_XDP_CLAIMED);
-		vj_wake(fe->sk);
+		vj_wake(fe->sk, fe->ring);
 		ret = VJ_XDP_CLAIMED;
 		break;
 	case -ENOSPC:
