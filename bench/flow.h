@@ -11,6 +11,10 @@
 #define BENCH_SRC_IP	"203.0.113.2"
 #define BENCH_DPORT	9000
 #define BENCH_SPORT	9001
+/* Flows of a cell (vjgen -f): source ports BENCH_SPORT onwards. */
+#define BENCH_MAX_FLOWS	1024
+/* The flows of a group cell (vjrx udp-reuseport-N, udp-vjchan-group-N). */
+#define BENCH_GROUP_FLOWS	64
 /* The guest's benchmark NIC and the generator's made-up source MAC. */
 #define BENCH_DST_MAC	{ 0x52, 0x54, 0x00, 0x12, 0x34, 0x10 }
 #define BENCH_SRC_MAC	{ 0x52, 0x54, 0x00, 0x12, 0x34, 0x20 }

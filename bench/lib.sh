@@ -115,11 +115,13 @@ bench_free_port() {
 # bench_coordinate OUTDIR PORT_A PORT_B VMPID: answer the guest's cells until
 # the VM is gone.  For each ready-K, run vjgen with the cell's parameters
 # until the guest writes win-K (or vjgen's own time limit), then write
-# vjgen's result line to done-K.  A transmit cell (sink=1 in ready-K) gets
+# vjgen's result line to done-K (flows=N in ready-K: vjgen -f N).  A
+# transmit cell (sink=1 in ready-K) gets
 # vjgen -R, the sink of the guest's frames, which creates go-K once it
 # listens.
 bench_coordinate() {
-	local out=$1 pa=$2 pb=$3 vmpid=$4 k=1 line size rate maxsec tag sink gpid
+	local out=$1 pa=$2 pb=$3 vmpid=$4 k=1 line size rate maxsec tag sink flows
+	local gpid
 
 	while kill -0 "$vmpid" 2>/dev/null; do
 		if [ -e "$out/skip-$k" ]; then
@@ -131,15 +133,16 @@ bench_coordinate() {
 			continue
 		fi
 		read -r line <"$out/ready-$k"
-		size= rate= maxsec= tag= sink=
-		eval "$(tr ' ' '\n' <<<"$line" | grep -E '^(size|rate|maxsec|tag|sink)=[0-9]+$')"
+		size= rate= maxsec= tag= sink= flows=
+		eval "$(tr ' ' '\n' <<<"$line" | grep -E '^(size|rate|maxsec|tag|sink|flows)=[0-9]+$')"
 		if [ "${sink:-0}" = 1 ]; then
 			"$bench_dir/vjgen" -R -p "$pa" -b "$pb" -s "$size" \
 				-t "$maxsec" -g "$tag" --ready "$out/go-$k" \
 				>"$out/.gen-$k" 2>&1 &
 		else
 			"$bench_dir/vjgen" -p "$pa" -b "$pb" -s "$size" -r "$rate" \
-				-t "$maxsec" -g "$tag" >"$out/.gen-$k" 2>&1 &
+				-t "$maxsec" -g "$tag" -f "${flows:-1}" \
+				>"$out/.gen-$k" 2>&1 &
 		fi
 		gpid=$!
 		while kill -0 "$gpid" 2>/dev/null && [ ! -e "$out/win-$k" ] &&

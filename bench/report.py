@@ -21,7 +21,9 @@ import statistics
 import sys
 
 BASELINE = "udp-recvmmsg"
-ORDER = ["udp-recvmmsg", "udp-vjchan", "udp-vjchan-filtered", "packet-v3", "afxdp-copy", "afxdp-zc",
+ORDER = ["udp-recvmmsg", "udp-vjchan", "udp-vjchan-filtered",
+         "udp-reuseport-1", "udp-reuseport-2", "udp-vjchan-group-1",
+         "udp-vjchan-group-2", "packet-v3", "afxdp-copy", "afxdp-zc",
          "vjchan-hook", "vjchan-hook-10k", "vjchan-filtered", "vjchan-sanctioned", "vjchan-xdp",
          "xdp-drop",
          "udp-recvmmsg@vjnet", "vjchan-driver@vjnet", "vjchan-direct@vjnet"]
@@ -189,6 +191,34 @@ STAMPS = {
 }
 
 
+GROUPS = ("udp-reuseport", "udp-vjchan-group")
+
+
+def group_table(tput):
+    """Groups of 1 and 2 members: channel against socket, 2 against 1."""
+    by = {s["mode"]: s for s in tput}
+    sock, chan = GROUPS
+    rows = []
+    for n in (1, 2):
+        c, k = by.get("%s-%d" % (chan, n)), by.get("%s-%d" % (sock, n))
+        if c and k:
+            rows.append("| %d | channel group × reuseport group | %s | %s |" % (
+                n, fmt(ratio(c["pps_median"], k["pps_median"]), 2),
+                fmt(ratio(c["cpu_us_per_pkt_median"],
+                          k["cpu_us_per_pkt_median"]), 2)))
+    for name in GROUPS:
+        one, two = by.get(name + "-1"), by.get(name + "-2")
+        if one and two:
+            rows.append("| 2 / 1 | %s | %s | %s |" % (
+                name, fmt(ratio(two["pps_median"], one["pps_median"]), 2),
+                fmt(ratio(two["cpu_us_per_pkt_median"],
+                          one["cpu_us_per_pkt_median"]), 2)))
+    if not rows:
+        return []
+    return ["| members | comparison | pps × | CPU/pkt × |",
+            "| --- | --- | ---: | ---: |"] + rows
+
+
 def write_md(summary, path, meta):
     out = []
     if meta:
@@ -201,6 +231,11 @@ def write_md(summary, path, meta):
                     (smp, "s" if smp > 1 else "", tput[0]["rate"]
                      if tput[0]["rate"] != "0" else "flat out"), ""]
             out += tput_table(tput) + [""]
+            for size in sorted({s["size"] for s in tput}):
+                g = group_table([s for s in tput if s["size"] == size])
+                if g:
+                    out += ["Groups (%d B, the medians above):" % size, ""]
+                    out += g + [""]
         if lat:
             out += ["### %d vCPU%s: latency and CPU at a fixed %s pps, "
                     "%d-byte payload" % (smp, "s" if smp > 1 else "",

@@ -27,7 +27,7 @@
  * same work on data whose checksum the kernel has verified.
  *
  * The receive methods are one file per family: rx_socket.c (a UDP
- * socket), rx_packet.c (AF_PACKET), rx_xdp.c (AF_XDP and XDP_DROP),
+ * socket, a UDP channel socket, groups of either), rx_packet.c (AF_PACKET), rx_xdp.c (AF_XDP and XDP_DROP),
  * rx_vjchan.c (a vjchan channel through libvjchan); rx_main.c measures
  * and writes the row.  Adding a receive method is one struct rx_mode with
  * its open/poll/drops/close functions, in its family's file or a new one,
@@ -68,6 +68,8 @@ struct rx;
  * @drops: describe the method's own drop counters into rx->drops
  * @close: undo @open
  * @arg: mode-specific (XDP bind flags, the vjchan path, ...)
+ * @flows: flows the generator sends the cell (source ports BENCH_SPORT
+ *	onwards); 0 for the one flow of BENCH_SPORT
  */
 struct rx_mode {
 	const char	*name;
@@ -78,6 +80,7 @@ struct rx_mode {
 	void		(*drops)(struct rx *rx);
 	void		(*close)(struct rx *rx);
 	unsigned long	arg;
+	unsigned int	flows;
 };
 
 /* Counters: written by the receiving thread, read by the clock thread. */
@@ -207,7 +210,9 @@ static inline void deliver_eth(struct rx *rx, const uint8_t *f, uint32_t len,
 }
 
 /* The receive methods (rx_socket.c, rx_packet.c, rx_xdp.c, rx_vjchan.c). */
-extern const struct rx_mode rx_udp_recvmmsg, rx_udp_vjchan, rx_udp_vjchan_filtered, rx_packet_v3,
+extern const struct rx_mode rx_udp_recvmmsg, rx_udp_vjchan, rx_udp_vjchan_filtered,
+	rx_udp_reuseport_1, rx_udp_reuseport_2, rx_udp_vjchan_group_1,
+	rx_udp_vjchan_group_2, rx_packet_v3,
 	rx_afxdp_copy, rx_afxdp_zc, rx_vjchan_hook, rx_vjchan_hook_crowd,
 	rx_vjchan_driver,
 	rx_vjchan_direct, rx_vjchan_filtered, rx_vjchan_sanctioned,

@@ -26,6 +26,10 @@ static const struct rx_mode *const modes[] = {
 	&rx_udp_recvmmsg,
 	&rx_udp_vjchan,
 	&rx_udp_vjchan_filtered,
+	&rx_udp_reuseport_1,
+	&rx_udp_reuseport_2,
+	&rx_udp_vjchan_group_1,
+	&rx_udp_vjchan_group_2,
 	&rx_packet_v3,
 	&rx_afxdp_copy,
 	&rx_afxdp_zc,
@@ -311,8 +315,8 @@ int main(int argc, char **argv)
 	maxsec = rx.cfg.warmup + rx.cfg.seconds + 60;
 	pthread_create(&clk, NULL, clock_thread, &rx);
 	put_file(rx.cfg.outdir, rx.cfg.cell, "ready",
-		 "size=%u rate=%u maxsec=%.0f tag=%u\n", rx.cfg.size,
-		 rx.cfg.rate, maxsec, rx.tag);
+		 "size=%u rate=%u maxsec=%.0f tag=%u flows=%u\n", rx.cfg.size,
+		 rx.cfg.rate, maxsec, rx.tag, rx.mode->flows ?: 1);
 	while (!RD(rx.stop)) {
 		e = rx.mode->poll(&rx, SLICE_MS);
 		if (e > 0)

@@ -166,5 +166,5 @@ static void pkt_close(struct rx *rx)
 
 const struct rx_mode rx_packet_v3 = {
 	"packet-v3", "tp_sec/tp_nsec: CLOCK_REALTIME at skb receive; blocks retire after a jiffy",
-	pkt_open, pkt_poll, NULL, pkt_drops, pkt_close, 0
+	pkt_open, pkt_poll, NULL, pkt_drops, pkt_close, 0, 0
 };

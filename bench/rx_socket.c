@@ -3,12 +3,15 @@
  * vjrx: receive through a UDP socket, the stack's own path, and through a
  * UDP channel socket (AF_VJCHAN, VJ_PROTO_UDP4) with the same loop: the
  * kernel takes the datagrams out of the channel's ring in recvmmsg().
+ * Groups: one or two such sockets in one SO_REUSEPORT group, each taken by
+ * its own thread, the generator sending BENCH_GROUP_FLOWS flows.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +22,13 @@
 
 #include "rx.h"
 
-/* rx_mode.arg of the two modes here. */
-/* The receiver: a UDP socket, or a UDP channel in bypass or filtered mode. */
+/*
+ * rx_mode.arg: the receiver, a UDP socket or a UDP channel in bypass or
+ * filtered mode; with UDP_REUSEPORT, SO_REUSEPORT set before bind().
+ */
 enum { UDP_SOCKET, UDP_CHANNEL, UDP_CHANNEL_FILTERED };
+#define UDP_KIND(arg)	((arg) & 3)
+#define UDP_REUSEPORT	4
 
 /* ---- udp-recvmmsg: a UDP socket, recvmmsg() batches of 64 ---------------- */
 
@@ -41,9 +48,9 @@ static int udp_open(struct rx *rx)
 	int one = 1, buf = 8 << 20, i;
 
 	struct vj_ring_req ring = { .entries = QUEUE_PKTS, .buf_size = 2048 };
-	bool chan = rx->mode->arg != UDP_SOCKET;
-	uint32_t fw = rx->mode->arg == UDP_CHANNEL ? VJ_BIND_FW_BYPASS :
-						      VJ_BIND_FW_FILTERED;
+	bool chan = UDP_KIND(rx->mode->arg) != UDP_SOCKET;
+	uint32_t fw = UDP_KIND(rx->mode->arg) == UDP_CHANNEL ?
+		      VJ_BIND_FW_BYPASS : VJ_BIND_FW_FILTERED;
 
 	if (!u)
 		return -ENOMEM;
@@ -68,7 +75,9 @@ static int udp_open(struct rx *rx)
 	}
 	if (setsockopt(u->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 	    (rx->lat && setsockopt(u->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one,
-				   sizeof(one)))) {
+				   sizeof(one))) ||
+	    ((rx->mode->arg & UDP_REUSEPORT) &&
+	     setsockopt(u->fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)))) {
 		set_why(rx, "setsockopt: %s", strerror(errno));
 		return -errno;
 	}
@@ -139,7 +148,7 @@ static void udp_drops(struct rx *rx)
 	socklen_t len = sizeof(mi);
 	struct vj_statistics st;
 
-	if (rx->mode->arg != UDP_SOCKET) {
+	if (UDP_KIND(rx->mode->arg) != UDP_SOCKET) {
 		len = sizeof(st);
 		if (!getsockopt(u->fd, SOL_VJCHAN, VJ_STATISTICS, &st, &len))
 			snprintf(rx->drops, sizeof(rx->drops),
@@ -168,15 +177,216 @@ static void udp_close(struct rx *rx)
 
 const struct rx_mode rx_udp_recvmmsg = {
 	"udp-recvmmsg", "SO_TIMESTAMPNS: CLOCK_REALTIME at skb receive",
-	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_SOCKET
+	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_SOCKET, 0
 };
 
 const struct rx_mode rx_udp_vjchan = {
 	"udp-vjchan", "SO_TIMESTAMPNS: CLOCK_REALTIME at the pre-routing hook",
-	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL
+	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL, 0
 };
 
 const struct rx_mode rx_udp_vjchan_filtered = {
 	"udp-vjchan-filtered", "SO_TIMESTAMPNS: CLOCK_REALTIME at the copy from the holder",
-	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL_FILTERED
+	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL_FILTERED, 0
+};
+
+/* ---- groups: 1 or 2 members of one SO_REUSEPORT group, a thread each ---- */
+
+#define GROUP_MAX	2
+
+/*
+ * Each member is a receiver of its own (a struct rx copied from the
+ * cell's, with its own counters) run by its own thread; the cell's
+ * counters are their sums, taken by group_counts() at each snapshot.
+ */
+struct group_member {
+	struct rx	rx;
+	pthread_t	th;
+	bool		opened;
+	bool		running;
+};
+
+struct group_rx {
+	unsigned int		n;
+	struct group_member	m[GROUP_MAX];
+};
+
+static const struct rx_mode group_member_udp = {
+	"udp-reuseport member", NULL, udp_open, udp_poll, NULL, udp_drops,
+	udp_close, UDP_SOCKET | UDP_REUSEPORT, 0
+};
+
+static const struct rx_mode group_member_chan = {
+	"udp-vjchan-group member", NULL, udp_open, udp_poll, NULL, udp_drops,
+	udp_close, UDP_CHANNEL | UDP_REUSEPORT, 0
+};
+
+static void *group_member_run(void *arg)
+{
+	struct group_member *m = arg;
+	struct rx *rx = &m->rx;
+
+	while (!RD(rx->stop)) {
+		int n = udp_poll(rx, SLICE_MS);
+
+		if (n > 0)
+			WR(rx->cnt.calls, rx->cnt.calls + 1);
+		if (n < 0) {
+			set_why(rx, "member poll: %s", strerror(-n));
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* The number of members is the last character of the mode's name. */
+static int group_open(struct rx *rx)
+{
+	const char *name = rx->mode->name;
+	struct group_rx *g = calloc(1, sizeof(*g));
+	unsigned int i;
+	int e;
+
+	if (!g)
+		return -ENOMEM;
+	rx->priv = g;
+	g->n = name[strlen(name) - 1] - '0';
+	for (i = 0; i < g->n; i++) {
+		struct rx *r = &g->m[i].rx;
+
+		/* Configuration and tag from the cell; no stamps, no state. */
+		*r = *rx;
+		memset(&r->cnt, 0, sizeof(r->cnt));
+		r->lat = 0;
+		r->priv = NULL;
+		r->why[0] = 0;
+		r->mode = rx->mode->arg == UDP_CHANNEL ? &group_member_chan :
+							 &group_member_udp;
+		sem_init(&r->first, 0, 0);
+		g->m[i].opened = true;
+		e = udp_open(r);
+		if (e) {
+			set_why(rx, "member %u: %s", i, r->why);
+			return e;
+		}
+	}
+	for (i = 0; i < g->n; i++) {
+		e = pthread_create(&g->m[i].th, NULL, group_member_run,
+				   &g->m[i]);
+		if (e) {
+			set_why(rx, "pthread_create: %s", strerror(e));
+			return -e;
+		}
+		g->m[i].running = true;
+	}
+	return 0;
+}
+
+/*
+ * The cell's thread: pass on the members' first frame and phase, and
+ * their stop; the members do the receiving.
+ */
+static int group_poll(struct rx *rx, int timeout_ms)
+{
+	struct group_rx *g = rx->priv;
+	unsigned int i;
+
+	usleep(timeout_ms < 10 ? timeout_ms * 1000 : 10000);
+	for (i = 0; i < g->n; i++) {
+		struct rx *r = &g->m[i].rx;
+
+		WR(r->phase, RD(rx->phase));
+		if (r->why[0] && !rx->why[0])
+			set_why(rx, "member %u: %s", i, r->why);
+		if (RD(r->started) && !rx->started) {
+			rx->started = 1;
+			sem_post(&rx->first);
+		}
+	}
+	return 0;
+}
+
+/* The cell's counters: the members' sums (the highest frame for max_ctr). */
+static void group_counts(struct rx *rx)
+{
+	struct group_rx *g = rx->priv;
+	struct counts c = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++) {
+		const struct counts *m = &g->m[i].rx.cnt;
+
+		c.pkts += RD(m->pkts);
+		c.bytes += RD(m->bytes);
+		c.bad += RD(m->bad);
+		c.stale += RD(m->stale);
+		c.calls += RD(m->calls);
+		if (RD(m->max_ctr) > c.max_ctr)
+			c.max_ctr = RD(m->max_ctr);
+	}
+	rx->cnt = c;
+}
+
+/* Stops and joins the members (the cell is over), then their counters. */
+static void group_drops(struct rx *rx)
+{
+	struct group_rx *g = rx->priv;
+	size_t at = 0;
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++) {
+		struct rx *r = &g->m[i].rx;
+
+		WR(r->stop, 1);
+		if (g->m[i].running)
+			pthread_join(g->m[i].th, NULL);
+		g->m[i].running = false;
+		r->drops[0] = 0;
+		udp_drops(r);
+		at += snprintf(rx->drops + at, sizeof(rx->drops) - at,
+			       "%sm%u: %s pkts=%llu", i ? " " : "", i,
+			       r->drops,
+			       (unsigned long long)r->cnt.pkts);
+		if (at >= sizeof(rx->drops))
+			break;
+	}
+}
+
+static void group_close(struct rx *rx)
+{
+	struct group_rx *g = rx->priv;
+	unsigned int i;
+
+	if (!g)
+		return;
+	for (i = 0; i < g->n; i++) {
+		WR(g->m[i].rx.stop, 1);
+		if (g->m[i].running)
+			pthread_join(g->m[i].th, NULL);
+		if (!g->m[i].opened)
+			continue;
+		udp_close(&g->m[i].rx);
+		sem_destroy(&g->m[i].rx.first);
+	}
+	free(g);
+}
+
+const struct rx_mode rx_udp_reuseport_1 = {
+	"udp-reuseport-1", NULL, group_open, group_poll, group_counts,
+	group_drops, group_close, UDP_SOCKET, BENCH_GROUP_FLOWS
+};
+
+const struct rx_mode rx_udp_reuseport_2 = {
+	"udp-reuseport-2", NULL, group_open, group_poll, group_counts,
+	group_drops, group_close, UDP_SOCKET, BENCH_GROUP_FLOWS
+};
+
+const struct rx_mode rx_udp_vjchan_group_1 = {
+	"udp-vjchan-group-1", NULL, group_open, group_poll, group_counts,
+	group_drops, group_close, UDP_CHANNEL, BENCH_GROUP_FLOWS
+};
+
+const struct rx_mode rx_udp_vjchan_group_2 = {
+	"udp-vjchan-group-2", NULL, group_open, group_poll, group_counts,
+	group_drops, group_close, UDP_CHANNEL, BENCH_GROUP_FLOWS
 };

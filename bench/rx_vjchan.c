@@ -315,19 +315,19 @@ void vjc_close(struct rx *rx)
 
 const struct rx_mode rx_vjchan_hook = {
 	"vjchan-hook", "vj_desc.tstamp: CLOCK_MONOTONIC in the hook",
-	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK, 0
 };
 
 /* vjchan-hook with VJ_CROWD other channels bound (many channels). */
 const struct rx_mode rx_vjchan_hook_crowd = {
 	"vjchan-hook-10k", "vj_desc.tstamp: CLOCK_MONOTONIC in the hook",
-	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK_CROWD
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_HOOK_CROWD, 0
 };
 
 /* The same bypass channel on a vjnet device: the driver API feeds it. */
 const struct rx_mode rx_vjchan_driver = {
 	"vjchan-driver", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
-	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DRIVER
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DRIVER, 0
 };
 
 /*
@@ -336,18 +336,18 @@ const struct rx_mode rx_vjchan_driver = {
  */
 const struct rx_mode rx_vjchan_direct = {
 	"vjchan-direct", "vj_desc.tstamp: CLOCK_MONOTONIC in the driver's NAPI poll",
-	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DIRECT
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_DIRECT, 0
 };
 
 /* The same channel in the default firewall mode: after the input hooks. */
 const struct rx_mode rx_vjchan_filtered = {
 	"vjchan-filtered", "vj_desc.tstamp: CLOCK_MONOTONIC at LOCAL_IN",
-	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_FILTERED
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_FILTERED, 0
 };
 
 /* The same channel, sanctioned: the ruleset lets the flow skip later hooks. */
 const struct rx_mode rx_vjchan_sanctioned = {
 	"vjchan-sanctioned",
 	"vj_desc.tstamp: CLOCK_MONOTONIC in the hook (the first packet at LOCAL_IN)",
-	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_SANCTIONED
+	vjc_open, vjc_poll, NULL, vjc_drops, vjc_close, VJ_PATH_SANCTIONED, 0
 };

@@ -109,5 +109,5 @@ static void vjxdp_close(struct rx *rx)
 
 const struct rx_mode rx_vjchan_xdp = {
 	"vjchan-xdp", "vj_desc.tstamp: CLOCK_MONOTONIC in the XDP kfunc",
-	vjxdp_open, vjxdp_poll, NULL, vjxdp_drops, vjxdp_close, VJ_PATH_XDP
+	vjxdp_open, vjxdp_poll, NULL, vjxdp_drops, vjxdp_close, VJ_PATH_XDP, 0
 };

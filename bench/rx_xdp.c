@@ -304,15 +304,15 @@ static void drop_close(struct rx *rx)
 
 const struct rx_mode rx_afxdp_copy = {
 	"afxdp-copy", NULL,
-	xsk_open, xsk_poll, NULL, xsk_drops, xsk_close, XDP_COPY
+	xsk_open, xsk_poll, NULL, xsk_drops, xsk_close, XDP_COPY, 0
 };
 
 const struct rx_mode rx_afxdp_zc = {
 	"afxdp-zc", NULL,
-	xsk_open, xsk_poll, NULL, xsk_drops, xsk_close, XDP_ZEROCOPY
+	xsk_open, xsk_poll, NULL, xsk_drops, xsk_close, XDP_ZEROCOPY, 0
 };
 
 const struct rx_mode rx_xdp_drop = {
 	"xdp-drop", NULL,
-	drop_open, drop_poll, drop_counts, drop_drops, drop_close, 0
+	drop_open, drop_poll, drop_counts, drop_drops, drop_close, 0, 0
 };

@@ -58,12 +58,14 @@ static void usage(FILE *f)
 "  -t, --seconds S      stop after S seconds (default 10)\n"
 "  -c, --count N        stop after N frames (default and maximum %u)\n"
 "  -g, --tag N          cell tag in the sequence numbers, 0..%u (default 0)\n"
+"  -f, --flows N        frame k comes from source port %u + k %% N: N flows,\n"
+"                       1..%u (default 1)\n"
 "  -R, --receive        be the sink of a transmit cell: count the guest's\n"
 "                       frames of tag N and payload size N arriving on -b\n"
 "      --ready FILE     with -R: create FILE once the port is bound\n"
 "  -h, --help           this text\n",
 		BENCH_MIN_PAYLOAD, BENCH_MAX_PAYLOAD, BENCH_CTR_MASK,
-		(1U << BENCH_TAG_BITS) - 1);
+		(1U << BENCH_TAG_BITS) - 1, BENCH_SPORT, BENCH_MAX_FLOWS);
 }
 
 static double now(void)
@@ -92,15 +94,19 @@ struct frame {
 	uint8_t		b[FRAME_MAX];
 };
 
-/* Build frame @f for sequence number @seq; the headers come from @tmpl. */
+/*
+ * Build frame @f for sequence number @seq, from source port @sport; the
+ * other headers come from @tmpl.
+ */
 static void build(struct frame *f, const struct frame *tmpl, uint32_t size,
-		  uint32_t seq, uint64_t pseudo_sum)
+		  uint32_t seq, uint16_t sport, uint64_t pseudo_sum)
 {
 	uint8_t *ip = f->b + 14, *udp = ip + 20, *pl = udp + 8;
-	uint16_t csum, id = htons((uint16_t)seq);
+	uint16_t csum, id = htons((uint16_t)seq), sp = htons(sport);
 
 	memcpy(f->b, tmpl->b, BENCH_HDR_LEN);
 	payload_fill(pl, size, seq);
+	memcpy(udp, &sp, 2);
 
 	memcpy(ip + 4, &id, 2);
 	csum = csum_fold(csum_partial(0, ip, 20));
@@ -251,6 +257,7 @@ int main(int argc, char **argv)
 		{ "seconds",	required_argument, NULL, 't' },
 		{ "count",	required_argument, NULL, 'c' },
 		{ "tag",	required_argument, NULL, 'g' },
+		{ "flows",	required_argument, NULL, 'f' },
 		{ "receive",	no_argument,	   NULL, 'R' },
 		{ "ready",	required_argument, NULL, 1 },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -263,7 +270,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in me = { .sin_family = AF_INET };
 	struct frame tmpl;
 	struct sigaction sa;
-	long port = 0, bport = 0, size = 64, rate = 0, tag = 0;
+	long port = 0, bport = 0, size = 64, rate = 0, tag = 0, flows = 1;
 	unsigned long count = BENCH_CTR_MASK, sent = 0, errs = 0, loops = 0;
 	double secs = 10, t0, t, elapsed, at;
 	long long drops0, drops1;
@@ -272,7 +279,7 @@ int main(int argc, char **argv)
 	const char *ready = NULL;
 	char junk[2048];
 
-	while ((c = getopt_long(argc, argv, "p:b:s:r:t:c:g:Rh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:b:s:r:t:c:g:f:Rh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			port = parse_num(optarg, "port", 1, 65535);
@@ -296,6 +303,9 @@ int main(int argc, char **argv)
 		case 'g':
 			tag = parse_num(optarg, "tag", 0,
 					(1L << BENCH_TAG_BITS) - 1);
+			break;
+		case 'f':
+			flows = parse_num(optarg, "flows", 1, BENCH_MAX_FLOWS);
 			break;
 		case 'R':
 			receive = 1;
@@ -376,7 +386,7 @@ int main(int argc, char **argv)
 		n = due < BATCH ? (int)due : BATCH;
 		for (i = 0; i < n; i++)
 			build(&frames[i], &tmpl, size, BENCH_SEQ(tag, sent + i),
-			      pseudo);
+			      BENCH_SPORT + (sent + i) % flows, pseudo);
 		ok = sendmmsg(fd, msgs, n, 0);
 		if (ok < 0) {
 			/*
