@@ -114,11 +114,10 @@ bench_free_port() {
 
 # bench_coordinate OUTDIR PORT_A PORT_B VMPID: answer the guest's cells until
 # the VM is gone.  For each ready-K, run vjgen with the cell's parameters
-# until the guest writes win-K (or vjgen's own time limit), then write
-# vjgen's result line to done-K (flows=N in ready-K: vjgen -f N).  A
-# transmit cell (sink=1 in ready-K) gets
-# vjgen -R, the sink of the guest's frames, which creates go-K once it
-# listens.
+# (flows=N: vjgen -f N) until the guest writes win-K (or vjgen's own time
+# limit), then write vjgen's result line to done-K.  A transmit cell
+# (sink=1 in ready-K) gets vjgen -R, the sink of the guest's frames, which
+# creates go-K once it listens.
 bench_coordinate() {
 	local out=$1 pa=$2 pb=$3 vmpid=$4 k=1 line size rate maxsec tag sink flows
 	local gpid
