@@ -23,6 +23,14 @@
 #define VJ_FLUSH_CHUNK	64
 
 /*
+ * The most slots a batch leaves unpublished (VJ_PUBLISH_BATCH), as AF_XDP
+ * publishes per NAPI poll of 64 frames: a softirq pass can bring a channel
+ * hundreds of frames, and a consumer that cannot see them cannot free
+ * their slots.  A quarter of a small ring at most.
+ */
+#define VJ_PUBLISH_BATCH_MAX	64
+
+/*
  * Read the consumer index once and accept it only if it lies in
  * [ring->cons, ring->pub]: user space may hand back only what it was given.
  * Anything else is counted and ignored, as if the consumer had not moved.
@@ -61,6 +69,18 @@ static void vj_desc_publish(struct vj_desc *shared, const struct vj_desc *d)
 	WRITE_ONCE(shared->proto, d->proto);
 	WRITE_ONCE(shared->flags, d->flags);
 	WRITE_ONCE(shared->tstamp, d->tstamp);
+}
+
+/* Whether a copying producer publishes after filling a slot. */
+static bool vj_ring_publish_due(const struct vj_ring *ring,
+				enum vj_publish when)
+{
+	if (ring->npending)
+		return false;	/* vj_ring_flush() publishes, in order */
+	if (when == VJ_PUBLISH_NOW)
+		return true;
+	return ring->prod - ring->pub >=
+	       min_t(u32, VJ_PUBLISH_BATCH_MAX, ring->entries / 4);
 }
 
 /* Publish [pub, prod); only when no slot in it waits for a copy. */
@@ -222,7 +242,7 @@ int vj_ring_rx_skb(struct vj_ring *ring, const struct sk_buff *skb,
 		vj_ring_fix_partial_csum(skb, dst, l2, copy);
 	vj_ring_produce(ring, &slot->desc, len, copy, ifindex, l2,
 			skb->protocol, path | (l2 ? VJ_DESC_F_L2 : 0));
-	if (when == VJ_PUBLISH_NOW && !ring->npending)
+	if (vj_ring_publish_due(ring, when))
 		vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
@@ -311,7 +331,7 @@ int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 	}
 	vj_ring_produce(ring, &slot->desc, len, done, ifindex, ETH_HLEN, proto,
 			VJ_DESC_F_XDP | VJ_DESC_F_L2);
-	if (when == VJ_PUBLISH_NOW && !ring->npending)
+	if (vj_ring_publish_due(ring, when))
 		vj_ring_publish(ring);
 	spin_unlock_bh(&ring->lock);
 	return 0;
@@ -319,7 +339,8 @@ int vj_ring_rx_xdp(struct vj_ring *ring, const struct xdp_buff *xdp,
 
 /**
  * vj_ring_publish_batch - publish the slots filled with VJ_PUBLISH_BATCH
- * @ring: the ring, which the caller keeps alive (a reference on its socket)
+ * @ring: the ring, which the caller keeps alive (a reference on its
+ *	socket, or the RCU read-side section it found the channel in)
  *
  * One (B) for every slot filled since the last publication, unless an
  * earlier slot waits for the copy of a global buffer: the consumer's

@@ -32,10 +32,12 @@
  * space is still reading.
  * (B) pairs with (C): user space that sees a producer index also sees every
  * descriptor and buffer byte written before it.  (B) comes after each
- * frame on the UDP holder's path and on direct receive, once per channel
- * at the end of the softirq pass on the hook and XDP paths
- * (VJ_PUBLISH_BATCH, wake.c), and in the consumer's poll after the copy of
- * driver frames (vj_ring_flush()).
+ * frame on the UDP holder's path and on direct receive; on the hook and XDP
+ * paths (VJ_PUBLISH_BATCH) once per channel at the end of the softirq pass
+ * (wake.c), or every 64 slots (a quarter of a small ring), or at once
+ * outside softirq; in the consumer's poll or receiving call after the copy
+ * of driver frames (vj_ring_flush()); and last before (E).  Each (B)
+ * publishes every slot filled before it.
  *
  * When the bound device goes away the kernel, after its last (B), does
  *   (E) store_release(&flags, VJ_RING_F_DEAD)  and user space

@@ -23,9 +23,11 @@ struct xdp_buff;
  * VJ_PUBLISH_NOW	before it returns;
  * VJ_PUBLISH_BATCH	at the caller's vj_ring_publish_batch(), once for
  *			every slot filled since (wake.c calls it at the end of
- *			the softirq pass).
+ *			the softirq pass), or when 64 slots, or a quarter of
+ *			the ring, wait unpublished.
  * Either way a slot is published only once no earlier slot waits for the
- * copy of a global buffer.
+ * copy of a global buffer, and any publication publishes every slot filled
+ * before it.
  */
 enum vj_publish {
 	VJ_PUBLISH_NOW,

@@ -6,10 +6,10 @@
  * are published, with one (B) of vj_ring.h, and the consumer woken, once
  * per channel for all the packets of a softirq pass, as AF_XDP publishes
  * and wakes once per NAPI poll.  A consumer that is running meanwhile sees
- * nothing until the end of the pass, then the whole batch at once; one
- * that sleeps is woken once for it.  The driver API and direct receive see
- * the end of their NAPI poll and publish and wake per run of frames
- * themselves.
+ * them in batches (of at most 64: the producer publishes a long batch
+ * itself, see vj_ring_publish_due()); one that sleeps is woken once per
+ * pass.  The driver API and direct receive see the end of their NAPI poll
+ * and wake per run of frames themselves.
  *
  * In softirq each CPU keeps a short list of the channels named since its
  * last flush (a reference held on each socket, which keeps its ring) and
@@ -56,7 +56,10 @@ static void vj_wake_flush(struct work_struct *work)
 	struct vj_wake *w = container_of(work, struct vj_wake, work);
 	unsigned int i;
 
-	/* BH work runs with bottom halves off, on the CPU that queued it. */
+	/*
+	 * BH work runs with bottom halves off, on the CPU that queued it (or,
+	 * if that CPU went offline, on another, after it).
+	 */
 	for (i = 0; i < w->n; i++) {
 		struct sock *sk = w->ch[i].sk;
 

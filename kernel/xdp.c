@@ -26,10 +26,11 @@
  * reference on this module, so vjchan cannot be unloaded while such a
  * program is attached (or otherwise alive).
  *
- * Wake-ups: a module gets no call at the end of a NAPI poll (the flush of
- * the redirect maps, xdp_do_flush(), is internal to the core), so the
- * consumer is woken through vj_wake() (wake.c): once for all the frames a
- * channel got in one softirq pass.
+ * Publication and wake-ups: a module gets no call at the end of a NAPI
+ * poll (the flush of the redirect maps, xdp_do_flush(), is internal to the
+ * core), so the frame is copied with VJ_PUBLISH_BATCH and the channel
+ * named to vj_wake() (wake.c), which publishes the ring and wakes the
+ * consumer once for all the frames a channel got in one softirq pass.
  */
 
 #include <linux/bpf.h>
