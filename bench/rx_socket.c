@@ -24,11 +24,14 @@
 
 /*
  * rx_mode.arg: the receiver, a UDP socket or a UDP channel in bypass or
- * filtered mode; with UDP_REUSEPORT, SO_REUSEPORT set before bind().
+ * filtered mode; with UDP_REUSEPORT, SO_REUSEPORT set before bind(); for a
+ * group cell, UDP_MEMBERS(n) of them.
  */
 enum { UDP_SOCKET, UDP_CHANNEL, UDP_CHANNEL_FILTERED };
-#define UDP_KIND(arg)	((arg) & 3)
-#define UDP_REUSEPORT	4
+#define UDP_KIND(arg)		((arg) & 3)
+#define UDP_REUSEPORT		4
+#define UDP_MEMBERS(n)		((n) << 3)
+#define UDP_NMEMBERS(arg)	((arg) >> 3)
 
 /* ---- udp-recvmmsg: a UDP socket, recvmmsg() batches of 64 ---------------- */
 
@@ -239,10 +242,8 @@ static void *group_member_run(void *arg)
 	return NULL;
 }
 
-/* The number of members is the last character of the mode's name. */
 static int group_open(struct rx *rx)
 {
-	const char *name = rx->mode->name;
 	struct group_rx *g = calloc(1, sizeof(*g));
 	unsigned int i;
 	int e;
@@ -250,7 +251,11 @@ static int group_open(struct rx *rx)
 	if (!g)
 		return -ENOMEM;
 	rx->priv = g;
-	g->n = name[strlen(name) - 1] - '0';
+	g->n = UDP_NMEMBERS(rx->mode->arg);
+	if (!g->n || g->n > GROUP_MAX) {
+		set_why(rx, "%u members: 1 to %u", g->n, GROUP_MAX);
+		return -EINVAL;
+	}
 	for (i = 0; i < g->n; i++) {
 		struct rx *r = &g->m[i].rx;
 
@@ -260,8 +265,8 @@ static int group_open(struct rx *rx)
 		r->lat = 0;
 		r->priv = NULL;
 		r->why[0] = 0;
-		r->mode = rx->mode->arg == UDP_CHANNEL ? &group_member_chan :
-							 &group_member_udp;
+		r->mode = UDP_KIND(rx->mode->arg) == UDP_CHANNEL ?
+			  &group_member_chan : &group_member_udp;
 		sem_init(&r->first, 0, 0);
 		g->m[i].opened = true;
 		e = udp_open(r);
@@ -371,22 +376,16 @@ static void group_close(struct rx *rx)
 	free(g);
 }
 
-const struct rx_mode rx_udp_reuseport_1 = {
-	"udp-reuseport-1", NULL, group_open, group_poll, group_counts,
-	group_drops, group_close, UDP_SOCKET, BENCH_GROUP_FLOWS
-};
+#define GROUP_MODE(name, kind, n) {					\
+	name, NULL, group_open, group_poll, group_counts, group_drops,	\
+	group_close, (kind) | UDP_MEMBERS(n), BENCH_GROUP_FLOWS		\
+}
 
-const struct rx_mode rx_udp_reuseport_2 = {
-	"udp-reuseport-2", NULL, group_open, group_poll, group_counts,
-	group_drops, group_close, UDP_SOCKET, BENCH_GROUP_FLOWS
-};
-
-const struct rx_mode rx_udp_vjchan_group_1 = {
-	"udp-vjchan-group-1", NULL, group_open, group_poll, group_counts,
-	group_drops, group_close, UDP_CHANNEL, BENCH_GROUP_FLOWS
-};
-
-const struct rx_mode rx_udp_vjchan_group_2 = {
-	"udp-vjchan-group-2", NULL, group_open, group_poll, group_counts,
-	group_drops, group_close, UDP_CHANNEL, BENCH_GROUP_FLOWS
-};
+const struct rx_mode rx_udp_reuseport_1 =
+	GROUP_MODE("udp-reuseport-1", UDP_SOCKET, 1);
+const struct rx_mode rx_udp_reuseport_2 =
+	GROUP_MODE("udp-reuseport-2", UDP_SOCKET, 2);
+const struct rx_mode rx_udp_vjchan_group_1 =
+	GROUP_MODE("udp-vjchan-group-1", UDP_CHANNEL, 1);
+const struct rx_mode rx_udp_vjchan_group_2 =
+	GROUP_MODE("udp-vjchan-group-2", UDP_CHANNEL, 2);
