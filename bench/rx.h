@@ -130,6 +130,7 @@ struct rx {
 
 void set_why(struct rx *rx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int rx_run(struct rx *rx);
 
 static inline int64_t clock_ns(clockid_t id)
 {

@@ -55,6 +55,26 @@ void set_why(struct rx *rx, const char *fmt, ...)
 	csv_clean(rx->why);
 }
 
+/*
+ * The receiving loop: poll until told to stop; count the calls that
+ * returned packets.  Returns 0, or the -errno that ended it (reason set).
+ */
+int rx_run(struct rx *rx)
+{
+	while (!RD(rx->stop)) {
+		int e = rx->mode->poll(rx, SLICE_MS);
+
+		if (e > 0)
+			WR(rx->cnt.calls, rx->cnt.calls + 1);
+		if (e < 0) {
+			set_why(rx, "%s poll: %s", rx->mode->name,
+				strerror(-e));
+			return e;
+		}
+	}
+	return 0;
+}
+
 static void snap(struct rx *rx, struct snap *s)
 {
 	if (rx->mode->counts)
@@ -317,15 +337,7 @@ int main(int argc, char **argv)
 	put_file(rx.cfg.outdir, rx.cfg.cell, "ready",
 		 "size=%u rate=%u maxsec=%.0f tag=%u flows=%u\n", rx.cfg.size,
 		 rx.cfg.rate, maxsec, rx.tag, rx.mode->flows ?: 1);
-	while (!RD(rx.stop)) {
-		e = rx.mode->poll(&rx, SLICE_MS);
-		if (e > 0)
-			WR(rx.cnt.calls, rx.cnt.calls + 1);
-		if (e < 0) {
-			set_why(&rx, "%s poll: %s", rx.mode->name, strerror(-e));
-			break;
-		}
-	}
+	e = rx_run(&rx);
 	pthread_join(clk, NULL);
 	if (rx.mode->counts)
 		rx.mode->counts(&rx);

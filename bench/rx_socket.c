@@ -227,19 +227,22 @@ static const struct rx_mode group_member_chan = {
 static void *group_member_run(void *arg)
 {
 	struct group_member *m = arg;
-	struct rx *rx = &m->rx;
 
-	while (!RD(rx->stop)) {
-		int n = udp_poll(rx, SLICE_MS);
-
-		if (n > 0)
-			WR(rx->cnt.calls, rx->cnt.calls + 1);
-		if (n < 0) {
-			set_why(rx, "member poll: %s", strerror(-n));
-			break;
-		}
-	}
+	rx_run(&m->rx);
 	return NULL;
+}
+
+/* Stop the members' threads and wait for them. */
+static void group_stop(struct group_rx *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++) {
+		WR(g->m[i].rx.stop, 1);
+		if (g->m[i].running)
+			pthread_join(g->m[i].th, NULL);
+		g->m[i].running = false;
+	}
 }
 
 static int group_open(struct rx *rx)
@@ -332,20 +335,17 @@ static void group_counts(struct rx *rx)
 	rx->cnt = c;
 }
 
-/* Stops and joins the members (the cell is over), then their counters. */
+/* The cell is over: stop the members, then read their counters. */
 static void group_drops(struct rx *rx)
 {
 	struct group_rx *g = rx->priv;
 	size_t at = 0;
 	unsigned int i;
 
+	group_stop(g);
 	for (i = 0; i < g->n; i++) {
 		struct rx *r = &g->m[i].rx;
 
-		WR(r->stop, 1);
-		if (g->m[i].running)
-			pthread_join(g->m[i].th, NULL);
-		g->m[i].running = false;
 		r->drops[0] = 0;
 		udp_drops(r);
 		at += snprintf(rx->drops + at, sizeof(rx->drops) - at,
@@ -364,10 +364,8 @@ static void group_close(struct rx *rx)
 
 	if (!g)
 		return;
+	group_stop(g);
 	for (i = 0; i < g->n; i++) {
-		WR(g->m[i].rx.stop, 1);
-		if (g->m[i].running)
-			pthread_join(g->m[i].th, NULL);
 		if (!g->m[i].opened)
 			continue;
 		udp_close(&g->m[i].rx);
