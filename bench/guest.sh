@@ -64,18 +64,8 @@ tx_rate=${BENCH_TX_RATE:-0}
 iperf_runs=${BENCH_IPERF_RUNS:-$runs}
 smp=$(nproc)
 
-# nic_up: find the benchmark NIC by its MAC (its name changes when it moves
-# to another driver) and set it up to receive only: no IPv6 chatter, no ARP
-# for the sender.  Sets $ifname.
-nic_up() {
-	ifname=$(bench_by_mac 52:54:00:12:34:10) || exit 1
-	echo 1 >"/proc/sys/net/ipv6/conf/$ifname/disable_ipv6"
-	ip link set "$ifname" up
-	ip addr add 203.0.113.1/24 dev "$ifname"
-	ip neigh replace 203.0.113.2 lladdr 52:54:00:12:34:20 dev "$ifname" nud permanent
-}
-
-nic_up
+bench_nic_up
+ifname=$bench_nic
 insmod kernel/vjchan.ko
 
 {
@@ -149,7 +139,8 @@ done
 if [ ${#vjnet_modes[@]} -gt 0 ]; then
 	insmod kernel/vjnet.ko
 	tools/vjchan-ctl attach "$ifname" >/dev/null
-	nic_up
+	bench_nic_up
+	ifname=$bench_nic
 	echo "nic@vjnet=$ifname driver=$(basename "$(readlink "/sys/class/net/$ifname/device/driver")")" \
 		>>"$VJ_OUT/guest-info"
 	matrix "${vjnet_modes[@]/%/@vjnet}"

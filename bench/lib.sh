@@ -48,6 +48,17 @@ bench_by_mac() {
 	return 1
 }
 
+# bench_nic_up: find the benchmark NIC by its MAC (its name changes when it
+# moves to another driver) and set it up to receive only: no IPv6 chatter,
+# no ARP for the sender.  Sets $bench_nic to its name.
+bench_nic_up() {
+	bench_nic=$(bench_by_mac 52:54:00:12:34:10) || exit 1
+	echo 1 >"/proc/sys/net/ipv6/conf/$bench_nic/disable_ipv6"
+	ip link set "$bench_nic" up
+	ip addr add 203.0.113.1/24 dev "$bench_nic"
+	ip neigh replace 203.0.113.2 lladdr 52:54:00:12:34:20 dev "$bench_nic" nud permanent
+}
+
 # bench_peer_up: the namespace "nicpeer" with the peer NIC at $bench_peer.
 bench_peer_up() {
 	local pdev
