@@ -13,6 +13,7 @@ on the debug kernel under TCG).
 
 SHAPE:
   plain          UDP, no extension headers
+  badsum         as plain, but the UDP checksum is off by one
   dstopt:N       IPv6: one destination-options header of N bytes (a
                  multiple of 8, at most 2048) before UDP
   chain:N,M,...  IPv6: hop-by-hop then destination-options headers of
@@ -73,6 +74,10 @@ def frame(args, seq):
                                              for i in range(4, 16))
     l4 = udp(src, dst, 40000, int(dport), payload, v6)
     kind, _, arg = shape.partition(":")
+    if kind == "badsum":
+        c = struct.unpack("!H", l4[6:8])[0]
+        l4 = l4[:6] + struct.pack("!H", c ^ 1 or 2) + l4[8:]
+        kind = "plain"
     if not v6:
         if kind != "plain":
             sys.exit("craft.py: %s is IPv6 only" % kind)

@@ -336,10 +336,90 @@ t_unload_busy() {
 	if [ -n "$why" ]; then fail XDP_UNLOAD_BUSY "$why"; else ok XDP_UNLOAD_BUSY; fi
 }
 
+# XDP_UDP_CHANNEL: a UDP channel socket in bypass mode (a Python UDP
+# server under vjchan-run) is fed by the XDP path like a raw channel: 100
+# datagrams arrive intact over IPv4 and over IPv6, and 5 with a bad UDP
+# checksum between them, which the kfunc copies unchecked (XDP gives no
+# checksum verdict), are dropped by the receiving call and counted in
+# rx_udp_bad_csum.  All 105 are counted on rx_xdp, none on the hook.
+udp_server_py='
+import os, socket, struct, sys, time
+addr, port, want, ready, stop = sys.argv[1:6]
+s = socket.socket(socket.AF_INET6 if ":" in addr else socket.AF_INET,
+                  socket.SOCK_DGRAM)
+s.bind((addr, int(port)))
+s.settimeout(20)
+open(ready, "w").close()
+n = bad = 0
+while n < int(want):
+    try:
+        d = s.recv(2048)
+    except socket.timeout:
+        break
+    seq = struct.unpack("!I", d[:4])[0] if len(d) >= 4 else 0
+    if len(d) != 16 or d[4:] != bytes((seq + i) & 0xFF for i in range(4, 16)):
+        bad += 1
+    n += 1
+print("got", n, "bad", bad, flush=True)
+for _ in range(200):
+    if os.path.exists(stop):
+        break
+    time.sleep(0.1)
+'
+
+t_udp_channel() {
+	local why= mac st out addr peer port p v
+	mac=$(cat /sys/class/net/vjx0/address)
+	if ! out=$(vjchan-xdp attach vjx0 2>&1); then
+		fail XDP_UDP_CHANNEL "attach vjx0: $out"
+		return
+	fi
+	for v in 4 6; do
+		if [ $v = 4 ]; then
+			addr=203.0.113.1 peer=203.0.113.2 port=9480
+		else
+			addr=2001:db8:300::1 peer=2001:db8:300::2 port=9481
+		fi
+		rm -f "$tmp/udp$v.ready" "$tmp/udp$v.stop"
+		vjchan-run --mode bypass --ports $port python3 -c "$udp_server_py" \
+			$addr $port 100 "$tmp/udp$v.ready" "$tmp/udp$v.stop" \
+			>"$tmp/udp$v.out" 2>&1 &
+		p=$!
+		bgpids+=("$p")
+		if ! wait_file "$tmp/udp$v.ready" 30; then
+			why+=" IPv$v: server not ready: $(tail -n 1 "$tmp/udp$v.out");"
+			kill $p 2>/dev/null
+			continue
+		fi
+		printf '%s %s %s %s %s\n' "$peer" $addr $port plain 50 \
+			"$peer" $addr $port badsum 5 "$peer" $addr $port plain 50 |
+			ip netns exec vjx python3 tests/craft.py vjx1 "$mac" - ||
+			why+=" IPv$v: craft.py failed;"
+		for _ in $(seq 100); do
+			grep -q '^got' "$tmp/udp$v.out" && break
+			sleep 0.2
+		done
+		out=$(grep '^got' "$tmp/udp$v.out")
+		[ "$out" = "got 100 bad 0" ] || why+=" IPv$v: server: ${out:-$(tail -n 1 "$tmp/udp$v.out")};"
+		st=$(vjchan-stat -c -j)
+		touch "$tmp/udp$v.stop"
+		wait $p 2>/dev/null
+		python3 -c '
+import json, sys
+ch = [c for c in json.load(sys.stdin)["channels"] if str(c["dport"]) == sys.argv[1]]
+sys.exit(not (len(ch) == 1 and ch[0]["rx_xdp"] == 105 and ch[0]["rx_hook"] == 0
+              and ch[0]["rx_udp_bad_csum"] == 5 and ch[0]["fw"] == "bypass"))
+' $port <<<"$st" 2>"$tmp/udpstat.err" ||
+			why+=" IPv$v: vjchan-stat: $(tr -s '\n ' ' ' <<<"$st" | grep -o "\"dport\": $port.*" | cut -c1-300) $(tail -n 1 "$tmp/udpstat.err");"
+	done
+	vjchan-xdp detach vjx0 >/dev/null 2>&1
+	if [ -n "$why" ]; then fail XDP_UDP_CHANNEL "$why"; else ok XDP_UDP_CHANNEL; fi
+}
+
 all_cases="XDP_BTF XDP_VETH_RX XDP_VETH_FILTERED XDP_VETH_UNMATCHED XDP_SECOND_PROG
 XDP_DETACH_FLOWING XDP_VETH_JUMBO XDP_VIRTIO_RX XDP_VIRTIO_FILTERED
 XDP_VIRTIO_UNMATCHED XDP_STAT_PATHS XDP_DEV_REMOVED XDP_UNLOAD_BUSY
-XDP_VETH_EXTHDR"
+XDP_VETH_EXTHDR XDP_UDP_CHANNEL"
 
 fail_all() {
 	local c
@@ -435,6 +515,8 @@ sys.exit(not (ch and ch[0]["rx_xdp"] == 5 and ch[0]["fw"] == "bypass"
 else
 	fail XDP_STAT_PATHS "vjchan-stat -c -j: $(tr -s '\n ' ' ' <<<"$st" | grep -o '"dport": 9470.*' | cut -c1-400) $(tail -n 1 "$tmp/stat.err")"
 fi
+
+t_udp_channel
 
 t_dev_removed
 t_unload_busy
