@@ -21,7 +21,7 @@ import statistics
 import sys
 
 BASELINE = "udp-recvmmsg"
-ORDER = ["udp-recvmmsg", "udp-vjchan", "udp-vjchan-filtered",
+ORDER = ["udp-recvmmsg", "udp-vjchan", "udp-vjchan-xdp", "udp-vjchan-filtered",
          "udp-reuseport-1", "udp-reuseport-2", "udp-vjchan-group-1",
          "udp-vjchan-group-2", "packet-v3", "afxdp-copy", "afxdp-zc",
          "vjchan-hook", "vjchan-hook-10k", "vjchan-filtered", "vjchan-sanctioned", "vjchan-xdp",
@@ -179,6 +179,7 @@ def lat_table(rows):
 STAMPS = {
     "udp-recvmmsg": "SO_TIMESTAMPNS (CLOCK_REALTIME, at skb receive)",
     "udp-vjchan": "SO_TIMESTAMPNS (CLOCK_REALTIME, in the hook)",
+    "udp-vjchan-xdp": "SO_TIMESTAMPNS (CLOCK_REALTIME, in the XDP kfunc)",
     "udp-vjchan-filtered": "SO_TIMESTAMPNS (CLOCK_REALTIME, at the copy from the port holder)",
     "packet-v3": "tp_sec/tp_nsec (CLOCK_REALTIME, at skb receive)",
     "afxdp-copy": "none: AF_XDP has no receive time stamp",

@@ -210,8 +210,19 @@ static inline void deliver_eth(struct rx *rx, const uint8_t *f, uint32_t len,
 	deliver_ipv4(rx, f + 14, len - 14, lat_ns);
 }
 
+/*
+ * vjchan's XDP program (xdp/vjchan.bpf.o) on rx->ifindex in native mode,
+ * for the modes that a bypass channel fed by XDP measures (rx_vjxdp.c).
+ * vjxdp_attach() sets *prog, or rx->why and returns -errno; vjxdp_detach()
+ * copes with NULL.
+ */
+struct xdp_program;
+int vjxdp_attach(struct rx *rx, struct xdp_program **prog);
+void vjxdp_detach(struct rx *rx, struct xdp_program *prog);
+
 /* The receive methods (rx_socket.c, rx_packet.c, rx_xdp.c, rx_vjchan.c). */
-extern const struct rx_mode rx_udp_recvmmsg, rx_udp_vjchan, rx_udp_vjchan_filtered,
+extern const struct rx_mode rx_udp_recvmmsg, rx_udp_vjchan, rx_udp_vjchan_xdp,
+	rx_udp_vjchan_filtered,
 	rx_udp_reuseport_1, rx_udp_reuseport_2, rx_udp_vjchan_group_1,
 	rx_udp_vjchan_group_2, rx_packet_v3,
 	rx_afxdp_copy, rx_afxdp_zc, rx_vjchan_hook, rx_vjchan_hook_crowd,

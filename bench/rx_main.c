@@ -25,6 +25,7 @@
 static const struct rx_mode *const modes[] = {
 	&rx_udp_recvmmsg,
 	&rx_udp_vjchan,
+	&rx_udp_vjchan_xdp,
 	&rx_udp_vjchan_filtered,
 	&rx_udp_reuseport_1,
 	&rx_udp_reuseport_2,

@@ -4,7 +4,9 @@
  * UDP channel socket (AF_VJCHAN, VJ_PROTO_UDP4) with the same loop: the
  * kernel takes the datagrams out of the channel's ring in recvmmsg().
  * Groups: one or two such sockets in one SO_REUSEPORT group, each taken by
- * its own thread, the generator sending BENCH_GROUP_FLOWS flows.
+ * its own thread, the generator sending BENCH_GROUP_FLOWS flows.  The UDP
+ * channel in bypass mode is fed by the pre-routing hook, or with UDP_XDP
+ * by the XDP path (vjchan's program attached to the NIC).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -24,19 +26,22 @@
 
 /*
  * rx_mode.arg: the receiver, a UDP socket or a UDP channel in bypass or
- * filtered mode; with UDP_REUSEPORT, SO_REUSEPORT set before bind(); for a
- * group cell, UDP_MEMBERS(n) of them.
+ * filtered mode; with UDP_REUSEPORT, SO_REUSEPORT set before bind(); with
+ * UDP_XDP (a bypass channel), vjchan's XDP program attached to the NIC; for
+ * a group cell, UDP_MEMBERS(n) of them.
  */
 enum { UDP_SOCKET, UDP_CHANNEL, UDP_CHANNEL_FILTERED };
 #define UDP_KIND(arg)		((arg) & 3)
 #define UDP_REUSEPORT		4
-#define UDP_MEMBERS(n)		((n) << 3)
-#define UDP_NMEMBERS(arg)	((arg) >> 3)
+#define UDP_XDP			8
+#define UDP_MEMBERS(n)		((n) << 4)
+#define UDP_NMEMBERS(arg)	((arg) >> 4)
 
 /* ---- udp-recvmmsg: a UDP socket, recvmmsg() batches of 64 ---------------- */
 
 struct udp_rx {
 	int		fd;
+	struct xdp_program *xdp;	/* UDP_XDP: attached */
 	struct mmsghdr	msgs[BATCH];
 	struct iovec	iov[BATCH];
 	uint8_t		bufs[BATCH][2048];
@@ -97,7 +102,7 @@ static int udp_open(struct rx *rx)
 		u->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	rx->lat_clock = CLOCK_REALTIME;
-	return 0;
+	return rx->mode->arg & UDP_XDP ? vjxdp_attach(rx, &u->xdp) : 0;
 }
 
 static int udp_poll(struct rx *rx, int timeout_ms)
@@ -162,6 +167,11 @@ static void udp_drops(struct rx *rx)
 				 (unsigned long long)st.rx_driver,
 				 (unsigned long long)st.rx_xdp,
 				 (unsigned long long)st.rx_filtered);
+		/* The mode names the path: make sure the datagrams took it. */
+		if (rx->mode->arg & UDP_XDP && st.rx_xdp != st.rx_packets)
+			set_why(rx, "%llu of %llu datagrams did not come through the XDP path",
+				(unsigned long long)(st.rx_packets - st.rx_xdp),
+				(unsigned long long)st.rx_packets);
 		return;
 	}
 	if (!getsockopt(u->fd, SOL_SOCKET, SO_MEMINFO, mi, &len))
@@ -173,7 +183,10 @@ static void udp_close(struct rx *rx)
 {
 	struct udp_rx *u = rx->priv;
 
-	if (u && u->fd >= 0)
+	if (!u)
+		return;
+	vjxdp_detach(rx, u->xdp);
+	if (u->fd >= 0)
 		close(u->fd);
 	free(u);
 }
@@ -186,6 +199,11 @@ const struct rx_mode rx_udp_recvmmsg = {
 const struct rx_mode rx_udp_vjchan = {
 	"udp-vjchan", "SO_TIMESTAMPNS: CLOCK_REALTIME at the pre-routing hook",
 	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL, 0
+};
+
+const struct rx_mode rx_udp_vjchan_xdp = {
+	"udp-vjchan-xdp", "SO_TIMESTAMPNS: CLOCK_REALTIME in the XDP kfunc",
+	udp_open, udp_poll, NULL, udp_drops, udp_close, UDP_CHANNEL | UDP_XDP, 0
 };
 
 const struct rx_mode rx_udp_vjchan_filtered = {

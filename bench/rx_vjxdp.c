@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vjchan-xdp: a bypass channel fed by the XDP path.  The same channel and
- * consumer as vjchan-hook (vjc_open/vjc_poll in vjrx.c), plus vjchan's XDP
- * program (xdp/vjchan.bpf.o, or $VJ_XDP_OBJ) attached in native mode
- * through libxdp, so frames go from virtio_net's NAPI straight into the
- * ring by the kfunc vj_xdp_deliver().
+ * consumer as vjchan-hook (vjc_open/vjc_poll in rx_vjchan.c), plus
+ * vjchan's XDP program (xdp/vjchan.bpf.o, or $VJ_XDP_OBJ) attached in
+ * native mode through libxdp, so frames go from virtio_net's NAPI straight
+ * into the ring by the kfunc vj_xdp_deliver().  vjxdp_attach() and
+ * vjxdp_detach() attach the same program for udp-vjchan-xdp (rx_socket.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,16 +23,53 @@
 
 struct vjxdp_rx {
 	struct vj_rx		*chan;		/* vjc_open()'s state */
-	struct xdp_program	*prog;
-	int			attached;
+	struct xdp_program	*prog;		/* attached, or NULL */
 };
+
+int vjxdp_attach(struct rx *rx, struct xdp_program **progp)
+{
+	const char *obj = getenv("VJ_XDP_OBJ") ?: "xdp/vjchan.bpf.o";
+	struct xdp_program *prog;
+	struct statfs fs;
+	long e;
+
+	/* libxdp pins its dispatcher in bpffs. */
+	if ((statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC) &&
+	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
+		set_why(rx, "mount bpffs: %s", strerror(errno));
+		return -errno;
+	}
+	prog = xdp_program__open_file(obj, NULL, NULL);
+	e = libxdp_get_error(prog);
+	if (e) {
+		set_why(rx, "open %s: %s", obj, strerror((int)-e));
+		return (int)e;
+	}
+	/* It is SEC("xdp.frags"), which libxdp does not learn by itself. */
+	e = xdp_program__set_xdp_frags_support(prog, true);
+	if (!e)
+		e = xdp_program__attach(prog, rx->ifindex, XDP_MODE_NATIVE, 0);
+	if (e) {
+		set_why(rx, "attach %s (native): %s", obj, strerror((int)-e));
+		xdp_program__close(prog);
+		return (int)e;
+	}
+	*progp = prog;
+	return 0;
+}
+
+void vjxdp_detach(struct rx *rx, struct xdp_program *prog)
+{
+	if (!prog)
+		return;
+	xdp_program__detach(prog, rx->ifindex, XDP_MODE_NATIVE, 0);
+	xdp_program__close(prog);
+}
 
 static int vjxdp_open(struct rx *rx)
 {
-	const char *obj = getenv("VJ_XDP_OBJ") ?: "xdp/vjchan.bpf.o";
 	struct vjxdp_rx *x;
-	struct statfs fs;
-	long e;
+	int e;
 
 	x = calloc(1, sizeof(*x));
 	if (!x)
@@ -42,30 +80,7 @@ static int vjxdp_open(struct rx *rx)
 	rx->priv = x;
 	if (e)
 		return e;
-	/* libxdp pins its dispatcher in bpffs. */
-	if ((statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC) &&
-	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
-		set_why(rx, "mount bpffs: %s", strerror(errno));
-		return -errno;
-	}
-	x->prog = xdp_program__open_file(obj, NULL, NULL);
-	e = libxdp_get_error(x->prog);
-	if (e) {
-		x->prog = NULL;
-		set_why(rx, "open %s: %s", obj, strerror((int)-e));
-		return (int)e;
-	}
-	/* It is SEC("xdp.frags"), which libxdp does not learn by itself. */
-	e = xdp_program__set_xdp_frags_support(x->prog, true);
-	if (!e)
-		e = xdp_program__attach(x->prog, rx->ifindex, XDP_MODE_NATIVE,
-					0);
-	if (e) {
-		set_why(rx, "attach %s (native): %s", obj, strerror((int)-e));
-		return (int)e;
-	}
-	x->attached = 1;
-	return 0;
+	return vjxdp_attach(rx, &x->prog);
 }
 
 /* vjc_poll() and vjc_drops() work on the channel's state. */
@@ -97,10 +112,7 @@ static void vjxdp_close(struct rx *rx)
 
 	if (!x)
 		return;
-	if (x->attached)
-		xdp_program__detach(x->prog, rx->ifindex, XDP_MODE_NATIVE, 0);
-	if (x->prog)
-		xdp_program__close(x->prog);
+	vjxdp_detach(rx, x->prog);
 	rx->priv = x->chan;
 	vjc_close(rx);	/* copes with NULL */
 	rx->priv = NULL;
