@@ -35,6 +35,7 @@ cd "$bench_top"
 
 bench_build >&2
 out=$bench_dir/out/profile
+mkdir -p "$bench_dir/out"
 csv=${1:-$out/profile.csv}
 env=
 for v in PROFILE_MODES PROFILE_SETS PROFILE_RATE PROFILE_SIZE PROFILE_SECS PROFILE_KEEP; do
