@@ -11,9 +11,17 @@ prints the header):
 
 PACKETS is the number of frames the benchmark NIC took during the trace
 window (its rx_packets), the one denominator for every function, so that
-the softirq side and the consumer side are per the same packet.  A
-function's time is inclusive: it contains its traced children, and the
-tracer's own cost at each traced call below it.
+the softirq side and the consumer side are per the same packet.  Calls
+are matched per task.  A function's time (us_per_pkt) is inclusive: it
+contains its traced children, and the tracer's own cost at each traced
+call below it; but not the softirq passes (INTERRUPTS) that ran inside it
+when an interrupt hit its CPU, nor, with the tracer's sleep-time option
+off, the time its task slept.  self_per_pkt is that time less its traced
+calls' time, so the self times of the functions inside a softirq pass add
+up to the pass.  below_per_pkt counts the traced calls inside a
+function's calls, per packet: each adds the tracer's cost to the
+function's inclusive time, and about one such cost is in every self time
+(bench/profile.sh estimates it).
 """
 import re
 import sys

@@ -4,7 +4,7 @@
 # Guest side of bench/profile.sh (never on the host): where the guest
 # kernel's time goes per packet for each receive method, from ftrace's
 # function_graph tracer.  For every mode of PROFILE_MODES and every set of
-# PROFILE_SETS, one bench/vjrx cell runs as in bench/guest.sh; a second
+# PROFILE_SETS, one bench/vjrx cell runs as in bench/guest.sh; about a second
 # into its measurement window the tracer records the set's functions for
 # PROFILE_SECS, and bench/fgraph.py sums their durations over the frames the
 # NIC took in that time.  Rows go to $VJ_OUT/profile.csv, vjrx's own rows
@@ -21,7 +21,7 @@ source bench/lib.sh
 : "${VJ_OUT:?run me in the guest through scripts/vm.sh}"
 [ "${VJ_IN_VM:-}" = 1 ] || { echo "profile-guest.sh: guest only" >&2; exit 2; }
 
-read -ra modes <<<"${PROFILE_MODES:-udp-recvmmsg vjchan-hook udp-vjchan vjchan-xdp afxdp-copy}"
+read -ra modes <<<"${PROFILE_MODES:-udp-recvmmsg vjchan-hook udp-vjchan udp-vjchan-xdp vjchan-xdp afxdp-copy}"
 read -ra sets <<<"${PROFILE_SETS:-outer inner}"
 size=${PROFILE_SIZE:-64} rate=${PROFILE_RATE:-0} psecs=${PROFILE_SECS:-0.3}
 tr=/sys/kernel/tracing

@@ -8,7 +8,7 @@
 # method, and between methods of one boot, is what it shows.
 #
 #   PROFILE_MODES  vjrx modes (default: udp-recvmmsg vjchan-hook udp-vjchan
-#                  vjchan-xdp afxdp-copy)
+#                  udp-vjchan-xdp vjchan-xdp afxdp-copy)
 #   PROFILE_SETS   function sets, outer and/or inner (default: both)
 #   PROFILE_RATE   offered load, pps (default 0: flat out)
 #   PROFILE_SIZE   UDP payload bytes (default 64)
