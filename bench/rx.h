@@ -131,6 +131,7 @@ struct rx {
 void set_why(struct rx *rx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int rx_run(struct rx *rx);
+void rx_check_path(struct rx *rx, uint64_t path, uint64_t packets);
 
 static inline int64_t clock_ns(clockid_t id)
 {

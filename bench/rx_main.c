@@ -57,6 +57,19 @@ void set_why(struct rx *rx, const char *fmt, ...)
 }
 
 /*
+ * A mode names the path its packets take: of the @packets the channel
+ * placed in its ring, @path came that way.  Any other is the cell's
+ * failure.
+ */
+void rx_check_path(struct rx *rx, uint64_t path, uint64_t packets)
+{
+	if (path != packets)
+		set_why(rx, "%llu of %llu packets did not come through the %s path",
+			(unsigned long long)(packets - path),
+			(unsigned long long)packets, rx->mode->name);
+}
+
+/*
  * The receiving loop: poll until told to stop; count the calls that
  * returned packets.  Returns 0, or the -errno that ended it (reason set).
  */

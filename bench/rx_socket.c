@@ -168,10 +168,8 @@ static void udp_drops(struct rx *rx)
 				 (unsigned long long)st.rx_xdp,
 				 (unsigned long long)st.rx_filtered);
 		/* The mode names the path: make sure the datagrams took it. */
-		if (rx->mode->arg & UDP_XDP && st.rx_xdp != st.rx_packets)
-			set_why(rx, "%llu of %llu datagrams did not come through the XDP path",
-				(unsigned long long)(st.rx_packets - st.rx_xdp),
-				(unsigned long long)st.rx_packets);
+		if (rx->mode->arg & UDP_XDP)
+			rx_check_path(rx, st.rx_xdp, st.rx_packets);
 		return;
 	}
 	if (!getsockopt(u->fd, SOL_SOCKET, SO_MEMINFO, mi, &len))

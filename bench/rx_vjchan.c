@@ -292,10 +292,7 @@ void vjc_drops(struct rx *rx)
 	default:
 		path = st.rx_xdp;
 	}
-	if (path != st.rx_packets)
-		set_why(rx, "%llu of %llu packets did not come through the %s path",
-			(unsigned long long)(st.rx_packets - path),
-			(unsigned long long)st.rx_packets, rx->mode->name);
+	rx_check_path(rx, path, st.rx_packets);
 }
 
 void vjc_close(struct rx *rx)
