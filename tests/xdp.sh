@@ -336,6 +336,21 @@ t_unload_busy() {
 	if [ -n "$why" ]; then fail XDP_UNLOAD_BUSY "$why"; else ok XDP_UNLOAD_BUSY; fi
 }
 
+# stat_holds STAT PORT COND: in STAT, the output of vjchan-stat -c -j, the
+# list ch of the channels on destination port PORT satisfies COND, a
+# Python expression.  stat_show STAT PORT: those channels, for a failure.
+stat_holds() {
+	python3 -c '
+import json, sys
+ch = [c for c in json.load(sys.stdin)["channels"] if str(c["dport"]) == sys.argv[1]]
+sys.exit(not eval("(" + sys.argv[2] + ")"))
+' "$2" "$3" <<<"$1" 2>"$tmp/stat.err"
+}
+
+stat_show() {
+	echo "$(tr -s '\n ' ' ' <<<"$1" | grep -o "\"dport\": $2.*" | cut -c1-300) $(tail -n 1 "$tmp/stat.err")"
+}
+
 # XDP_UDP_CHANNEL: a UDP channel socket in bypass mode (a Python UDP
 # server under vjchan-run) is fed by the XDP path like a raw channel: 100
 # datagrams arrive intact over IPv4 and over IPv6, and 5 with a bad UDP
@@ -404,13 +419,10 @@ t_udp_channel() {
 		st=$(vjchan-stat -c -j)
 		touch "$tmp/udp$v.stop"
 		wait $p 2>/dev/null
-		python3 -c '
-import json, sys
-ch = [c for c in json.load(sys.stdin)["channels"] if str(c["dport"]) == sys.argv[1]]
-sys.exit(not (len(ch) == 1 and ch[0]["rx_xdp"] == 105 and ch[0]["rx_hook"] == 0
-              and ch[0]["rx_udp_bad_csum"] == 5 and ch[0]["fw"] == "bypass"))
-' $port <<<"$st" 2>"$tmp/udpstat.err" ||
-			why+=" IPv$v: vjchan-stat: $(tr -s '\n ' ' ' <<<"$st" | grep -o "\"dport\": $port.*" | cut -c1-300) $(tail -n 1 "$tmp/udpstat.err");"
+		stat_holds "$st" $port 'len(ch) == 1 and ch[0]["rx_xdp"] == 105 and
+			ch[0]["rx_hook"] == 0 and ch[0]["rx_udp_bad_csum"] == 5 and
+			ch[0]["fw"] == "bypass"' ||
+			why+=" IPv$v: vjchan-stat: $(stat_show "$st" $port);"
 	done
 	vjchan-xdp detach vjx0 >/dev/null 2>&1
 	if [ -n "$why" ]; then fail XDP_UDP_CHANNEL "$why"; else ok XDP_UDP_CHANNEL; fi
@@ -505,15 +517,11 @@ sleep 1
 st=$(vjchan-stat -c -j)
 recv_wait $r
 vjchan-xdp detach vjx0 >/dev/null 2>&1
-if python3 -c '
-import json, sys
-ch = [c for c in json.load(sys.stdin)["channels"] if str(c["dport"]) == "9470"]
-sys.exit(not (ch and ch[0]["rx_xdp"] == 5 and ch[0]["fw"] == "bypass"
-              and ch[0]["rx_hook"] == 0 and ch[0]["rx_filtered"] == 0))
-' <<<"$st" 2>"$tmp/stat.err"; then
+if stat_holds "$st" 9470 'ch and ch[0]["rx_xdp"] == 5 and ch[0]["fw"] == "bypass"
+			and ch[0]["rx_hook"] == 0 and ch[0]["rx_filtered"] == 0'; then
 	ok XDP_STAT_PATHS
 else
-	fail XDP_STAT_PATHS "vjchan-stat -c -j: $(tr -s '\n ' ' ' <<<"$st" | grep -o '"dport": 9470.*' | cut -c1-400) $(tail -n 1 "$tmp/stat.err")"
+	fail XDP_STAT_PATHS "vjchan-stat -c -j: $(stat_show "$st" 9470)"
 fi
 
 t_udp_channel
